@@ -1,13 +1,20 @@
 package dev.agentdesk.app.cli;
 
-import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** {@code agentdesk term}: Terminal tools: render a byte stream with the VT engine, parse agent output, run an agent in a PTY. */
-@Command(name = "term", mixinStandardHelpOptions = true, description = "Terminal tools: render a byte stream with the VT engine, parse agent output, run an agent in a PTY.")
-public final class TermCommand implements Callable<Integer> {
+/** {@code agentdesk term}: terminal tools built on the VT engine and the output parser. */
+@Command(
+    name = "term",
+    mixinStandardHelpOptions = true,
+    description = "Terminal tools: render a byte stream with the VT engine, parse agent output, run an agent in a PTY.",
+    subcommands = {TermRenderCommand.class, TermParseCommand.class, TermRunCommand.class})
+public final class TermCommand implements Runnable {
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
   @Override
-  public Integer call() {
-    throw new UserError("'agentdesk term' is not built yet in this version; see README.md for what works today");
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
   }
 }
