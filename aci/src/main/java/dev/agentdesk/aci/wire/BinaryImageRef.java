@@ -1,0 +1,12 @@
+package dev.agentdesk.aci.wire;
+
+/**
+ * The image of a binary frame header: bytes at {@code [off, off+len)} of the payload area, plus
+ * the dimensions; {@code scope}/{@code format} may be null (absent; format absent means png).
+ */
+public record BinaryImageRef(long off, long len, long w, long h, Scope scope, ImageFormat format) {
+  public BinaryImageRef {
+    Check.atLeast(off, 0, "off");
+    Check.atLeast(len, 0, "len");
+  }
+}
