@@ -1,0 +1,151 @@
+package dev.agentdesk.terminal.vt.internal;
+
+/** Interprets CSI sequences against a {@link Screen}. Unknown sequences are ignored. */
+final class Csi {
+  private Csi() {}
+
+  static void dispatch(Screen s, CsiParams p, int f) {
+    int prefix = p.prefix();
+    int inter = p.intermediates();
+    if (prefix == '?' && inter == 0) {
+      if (f == 'h' || f == 'l') {
+        for (int i = 0; i < Math.max(1, p.count()); i++) {
+          Modes.setPrivate(s, p.raw(i), f == 'h');
+        }
+      } else if (f == 'J') {
+        s.eraseInDisplay(p.raw(0)); // DECSED: no protected cells here, so the same as ED
+      } else if (f == 'K') {
+        s.eraseInLine(p.raw(0));
+      }
+      return;
+    }
+    if (prefix != 0) {
+      return; // '>' and '=' queries (secondary DA, key modifiers, …) have no screen effect
+    }
+    if (inter == '!' && f == 'p') {
+      Modes.softReset(s);
+      return;
+    }
+    if (inter != 0) {
+      return; // cursor style (SP q), DECRQM ($p), … have no screen effect
+    }
+    Grid g = s.active;
+    int n = p.get(0, 1);
+    switch (f) {
+      case '@' -> {
+        restrictCursor(s);
+        g.lines[s.y].insertCells(s.x, n, Style.eraseFill(s.style));
+        g.dirty[s.y] = true;
+      }
+      case 'A' -> s.cursorUp(n);
+      case 'B', 'e' -> s.cursorDown(n);
+      case 'C', 'a' -> s.cursorRight(n);
+      case 'D' -> s.cursorLeft(n);
+      case 'E' -> {
+        s.cursorDown(n);
+        s.x = 0;
+      }
+      case 'F' -> {
+        s.cursorUp(n);
+        s.x = 0;
+      }
+      case 'G', '`' -> s.cursorTo(n - 1, rowForAbsolute(s));
+      case 'H', 'f' -> s.cursorTo(p.get(1, 1) - 1, p.get(0, 1) - 1);
+      case 'I' -> {
+        if (!s.wrapPending) {
+          s.tab(n);
+        }
+      }
+      case 'J' -> s.eraseInDisplay(p.raw(0));
+      case 'K' -> s.eraseInLine(p.raw(0));
+      case 'L' -> insertLines(s, n);
+      case 'M' -> deleteLines(s, n);
+      case 'P' -> {
+        restrictCursor(s);
+        g.lines[s.y].deleteCells(s.x, n, Style.eraseFill(s.style));
+        g.dirty[s.y] = true;
+      }
+      case 'S' -> s.scrollRegionUp(n);
+      case 'T' -> {
+        if (p.count() <= 1) {
+          g.scrollDown(g.marginTop, g.marginBottom, n, 0);
+        }
+      }
+      case 'X' -> {
+        restrictCursor(s);
+        g.lines[s.y].erase(s.x, s.x + Math.min(n, s.cols), Style.eraseFill(s.style));
+        g.dirty[s.y] = true;
+      }
+      case 'Z' -> {
+        if (!s.wrapPending) {
+          s.backTab(n);
+        }
+      }
+      case 'b' -> s.repeatLast(Math.min(n, s.cols * s.rows));
+      case 'd' -> s.cursorTo(s.x, n - 1);
+      case 'g' -> {
+        int mode = p.raw(0);
+        if (mode == 0) {
+          s.tabStops[s.x] = false;
+        } else if (mode == 3) {
+          java.util.Arrays.fill(s.tabStops, false);
+        }
+      }
+      case 'h', 'l' -> {
+        for (int i = 0; i < Math.max(1, p.count()); i++) {
+          Modes.setAnsi(s, p.raw(i), f == 'h');
+        }
+      }
+      case 'm' -> Sgr.apply(s, p);
+      case 'r' -> setScrollRegion(s, p);
+      case 's' -> s.saveCursor();
+      case 'u' -> s.restoreCursor();
+      default -> {
+        // Reports (DA, DSR, window ops) need a reply channel this engine does not have.
+      }
+    }
+  }
+
+  /** CHA/HPA keep the row; in origin mode the row must be given relative to the region. */
+  private static int rowForAbsolute(Screen s) {
+    return s.originMode ? s.y - s.active.marginTop : s.y;
+  }
+
+  /** A pending wrap is resolved to "on the last column" before editing operations. */
+  private static void restrictCursor(Screen s) {
+    s.wrapPending = false;
+  }
+
+  private static void insertLines(Screen s, int n) {
+    Grid g = s.active;
+    restrictCursor(s);
+    if (s.y < g.marginTop || s.y > g.marginBottom) {
+      return;
+    }
+    g.scrollDown(s.y, g.marginBottom, n, Style.eraseFill(s.style));
+    s.x = 0;
+  }
+
+  private static void deleteLines(Screen s, int n) {
+    Grid g = s.active;
+    restrictCursor(s);
+    if (s.y < g.marginTop || s.y > g.marginBottom) {
+      return;
+    }
+    g.scrollUpWithin(s.y, g.marginBottom, n, Style.eraseFill(s.style));
+    s.x = 0;
+  }
+
+  private static void setScrollRegion(Screen s, CsiParams p) {
+    int top = p.get(0, 1);
+    int bottom = p.raw(1);
+    if (p.count() < 2 || bottom == 0 || bottom > s.rows) {
+      bottom = s.rows;
+    }
+    if (bottom > top) {
+      s.active.marginTop = top - 1;
+      s.active.marginBottom = bottom - 1;
+      s.cursorTo(0, 0);
+    }
+  }
+}

@@ -1,0 +1,93 @@
+package dev.agentdesk.terminal.vt.internal;
+
+import java.util.Arrays;
+
+/** SM/RM (ANSI modes), DECSET/DECRST (private modes) and DECSTR (soft reset). */
+final class Modes {
+  private Modes() {}
+
+  static void setAnsi(Screen s, int mode, boolean on) {
+    switch (mode) {
+      case 4 -> s.insertMode = on;
+      case 20 -> s.newlineMode = on;
+      default -> {
+        // Other ANSI modes (keyboard lock, send/receive) have no meaning here.
+      }
+    }
+  }
+
+  static void setPrivate(Screen s, int mode, boolean on) {
+    switch (mode) {
+      case 1 -> s.appCursorKeys = on;
+      case 2 -> {
+        if (on) {
+          Arrays.fill(s.charsets, Screen.CHARSET_ASCII);
+        }
+      }
+      case 6 -> {
+        s.originMode = on;
+        s.cursorTo(0, 0);
+      }
+      case 7 -> s.autowrap = on;
+      case 25 -> s.cursorVisible = on;
+      case 9, 1000, 1002, 1003 -> s.mouseTracking = on ? mode : 0;
+      case 1006 -> s.sgrMouse = on;
+      case 66 -> s.appKeypad = on;
+      case 47, 1047 -> {
+        if (on) {
+          s.switchToAlt(true);
+        } else {
+          s.switchToPrimary();
+        }
+      }
+      case 1048 -> {
+        if (on) {
+          s.saveCursor();
+        } else {
+          s.restoreCursor();
+        }
+      }
+      case 1049 -> {
+        if (on) {
+          if (s.active == s.primary) {
+            s.saveCursor();
+          }
+          s.switchToAlt(true);
+        } else if (s.active == s.alt) {
+          s.switchToPrimary();
+          s.restoreCursor();
+        }
+      }
+      case 2004 -> s.bracketedPaste = on;
+      case 2026 -> s.syncOutput = on;
+      default -> {
+        // Cursor blink, focus reporting and the like do not change the screen model.
+      }
+    }
+  }
+
+  /** DECSTR: modes, margins, style and charsets back to defaults; the screen and cursor stay. */
+  static void softReset(Screen s) {
+    s.cursorVisible = true;
+    s.active.marginTop = 0;
+    s.active.marginBottom = s.rows - 1;
+    s.style = 0;
+    s.insertMode = false;
+    s.newlineMode = false;
+    s.originMode = false;
+    s.autowrap = true;
+    s.appCursorKeys = false;
+    s.appKeypad = false;
+    Arrays.fill(s.charsets, Screen.CHARSET_ASCII);
+    s.gl = 0;
+    Grid.SavedCursor saved = s.active.saved;
+    saved.present = true;
+    saved.x = 0;
+    saved.y = 0;
+    saved.style = 0;
+    saved.originMode = false;
+    saved.autowrap = true;
+    Arrays.fill(saved.charsets, Screen.CHARSET_ASCII);
+    saved.gl = 0;
+  }
+}

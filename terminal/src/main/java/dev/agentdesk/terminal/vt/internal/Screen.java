@@ -1,0 +1,595 @@
+package dev.agentdesk.terminal.vt.internal;
+
+import java.util.Arrays;
+
+/**
+ * The terminal model the parser drives: two screen buffers (primary with a durable log,
+ * alternate without), the cursor, the current style, modes, tab stops and character sets. Printing
+ * and C0/ESC handling live here; CSI sequences are interpreted by {@link Csi}, SGR by {@link Sgr},
+ * resizing by {@link Reflow}. Not thread-safe: one owner feeds it.
+ */
+public final class Screen implements ParserHandler {
+  /** Receives OSC strings other than the window title. */
+  public interface OscSink {
+    void osc(int code, String payload);
+  }
+
+  static final int CHARSET_ASCII = 0;
+  static final int CHARSET_DEC_GRAPHICS = 1;
+  static final int CHARSET_UK = 2;
+
+  int cols;
+  int rows;
+  final Grid primary;
+  Grid alt;
+  Grid active;
+  final DurableLog log;
+  private final StringBuilder logText = new StringBuilder();
+  OscSink oscSink;
+
+  // Cursor. wrapPending: the last column was just written; the next printable wraps first.
+  int x;
+  int y;
+  boolean wrapPending;
+  long style;
+
+  // Modes.
+  boolean autowrap = true;
+  boolean originMode;
+  boolean insertMode;
+  boolean newlineMode;
+  boolean cursorVisible = true;
+  boolean bracketedPaste;
+  boolean appCursorKeys;
+  boolean appKeypad;
+  boolean syncOutput;
+  int mouseTracking; // 0 off, else the DECSET number that enabled it (9, 1000, 1002, 1003)
+  boolean sgrMouse;
+
+  boolean[] tabStops;
+  final int[] charsets = new int[4];
+  int gl; // which of G0..G3 is invoked into GL (SI/SO)
+  String title = "";
+  /** The last printed code point while printing is uninterrupted (for REP), else -1. */
+  int lastPrinted = -1;
+  private boolean justScrolled;
+
+  public Screen(int cols, int rows, DurableLog log) {
+    if (cols < 1 || rows < 1) {
+      throw new IllegalArgumentException("terminal size must be at least 1x1, got " + cols + "x" + rows);
+    }
+    this.cols = cols;
+    this.rows = rows;
+    this.log = log;
+    primary = new Grid(cols, rows, this::toLog);
+    alt = new Grid(cols, rows, null);
+    active = primary;
+    tabStops = defaultTabs(cols);
+  }
+
+  static boolean[] defaultTabs(int cols) {
+    boolean[] t = new boolean[cols];
+    for (int i = 8; i < cols; i += 8) {
+      t[i] = true;
+    }
+    return t;
+  }
+
+  private void toLog(Line line) {
+    logText.setLength(0);
+    line.appendText(logText);
+    log.append(logText.toString(), line.wrapped);
+  }
+
+  // ---------------------------------------------------------------- printing
+
+  @Override
+  public void printAscii(byte[] buf, int from, int to) {
+    if (charsets[gl] != CHARSET_ASCII || insertMode) {
+      for (int i = from; i < to; i++) {
+        print(buf[i]);
+      }
+      return;
+    }
+    lastPrinted = buf[to - 1];
+    Grid g = active;
+    long st = style;
+    int i = from;
+    while (i < to) {
+      if (wrapPending) {
+        if (autowrap) {
+          wrapLine();
+        } else {
+          g.lines[y].put(cols - 1, buf[to - 1], 1, st); // without autowrap the last char wins
+          g.dirty[y] = true;
+          return;
+        }
+      }
+      Line line = g.lines[y];
+      int n = Math.min(cols - x, to - i);
+      int[] cps = line.cps;
+      long[] styles = line.styles;
+      if (cps[x] == Line.WIDE_TAIL && x > 0) {
+        cps[x - 1] = Line.EMPTY;
+      }
+      int end = x + n;
+      if (end < cols && cps[end] == Line.WIDE_TAIL) {
+        cps[end] = Line.EMPTY;
+      }
+      for (int k = 0; k < n; k++) {
+        cps[x + k] = buf[i + k];
+        styles[x + k] = st;
+      }
+      if (line.clusters != null) {
+        Arrays.fill(line.clusters, x, end, null);
+      }
+      g.dirty[y] = true;
+      i += n;
+      if (end >= cols) {
+        x = cols - 1;
+        wrapPending = true;
+      } else {
+        x = end;
+      }
+    }
+  }
+
+  @Override
+  public void print(int cp) {
+    if (cp < 0x7f && charsets[gl] != CHARSET_ASCII) {
+      cp = Charsets.map(charsets[gl], cp);
+    }
+    int width = CharWidth.of(cp);
+    Grid g = active;
+    if (width == 0) {
+      combine(cp);
+      return;
+    }
+    lastPrinted = cp;
+    if (wrapPending || x + width > cols) {
+      if (autowrap) {
+        wrapLine();
+      } else {
+        if (width > cols) {
+          return;
+        }
+        x = cols - width;
+        if (width == 2) {
+          return; // xterm drops a wide char that does not fit when autowrap is off
+        }
+      }
+    }
+    if (width > cols) {
+      return; // a wide char cannot be shown on a one-column terminal
+    }
+    Line line = g.lines[y];
+    if (insertMode) {
+      line.insertCells(x, width, Style.eraseFill(style));
+    }
+    line.put(x, cp, width, style);
+    g.dirty[y] = true;
+    x += width;
+    if (x >= cols) {
+      x = cols - 1;
+      wrapPending = true;
+    }
+  }
+
+  private void combine(int mark) {
+    int col = wrapPending ? x : x - 1;
+    Line line = active.lines[y];
+    if (col < 0) {
+      return; // nothing to combine with at the start of a row
+    }
+    if (line.cps[col] == Line.WIDE_TAIL && col > 0) {
+      col--;
+    }
+    line.combine(col, mark);
+    active.dirty[y] = true;
+  }
+
+  /** Autowrap: continue on the next row, which is marked as soft-wrapped. */
+  private void wrapLine() {
+    wrapPending = false;
+    x = 0;
+    index();
+    active.lines[y].wrapped = true;
+    active.dirty[y] = true;
+  }
+
+  // ---------------------------------------------------------------- C0 / C1 controls
+
+  @Override
+  public void execute(int c) {
+    lastPrinted = -1;
+    switch (c) {
+      case 0x08 -> {
+        wrapPending = false;
+        if (x > 0) {
+          x--;
+        }
+      }
+      case 0x09 -> {
+        if (!wrapPending) {
+          tab(1); // like xterm.js, a tab in the pending-wrap state does nothing
+        }
+      }
+      case 0x0a, 0x0b, 0x0c -> {
+        lineFeed();
+        if (active.lines[y] != null && !justScrolled) {
+          active.lines[y].wrapped = false; // a row reached by a real newline starts a new line
+        }
+        if (newlineMode) {
+          x = 0;
+        }
+      }
+      case 0x0d -> {
+        x = 0;
+        wrapPending = false;
+      }
+      case 0x0e -> gl = 1;
+      case 0x0f -> gl = 0;
+      case 0x84 -> lineFeed();
+      case 0x85 -> {
+        lineFeed();
+        x = 0;
+      }
+      case 0x88 -> tabStops[x] = true;
+      case 0x8d -> reverseIndex();
+      default -> {
+        // BEL and the other controls have no effect on the screen.
+      }
+    }
+  }
+
+  void lineFeed() {
+    wrapPending = false;
+    index();
+  }
+
+  /** Moves down one row, scrolling the region when the cursor is on its bottom margin. */
+  void index() {
+    Grid g = active;
+    justScrolled = false;
+    if (y == g.marginBottom) {
+      g.scrollUpOne(g.marginTop, g.marginBottom, Style.eraseFill(style));
+      justScrolled = true;
+    } else if (y < rows - 1) {
+      y++;
+    } else {
+      justScrolled = true; // stuck on the last row below the region: the row is not a new line
+    }
+  }
+
+  /** SU: scrolls the region up; rows leaving the top of the screen go to the log. */
+  void scrollRegionUp(int n) {
+    Grid g = active;
+    g.scrollUp(g.marginTop, g.marginBottom, Math.min(n, g.marginBottom - g.marginTop + 1), Style.eraseFill(style));
+  }
+
+  /** REP: prints the last printed character again, when printing was not interrupted. */
+  void repeatLast(int n) {
+    int cp = lastPrinted;
+    if (cp < 0) {
+      return;
+    }
+    for (int i = 0; i < n; i++) {
+      print(cp);
+    }
+  }
+
+  void reverseIndex() {
+    wrapPending = false;
+    Grid g = active;
+    if (y == g.marginTop) {
+      g.scrollDown(g.marginTop, g.marginBottom, 1, Style.eraseFill(style));
+    } else if (y > 0) {
+      y--;
+    }
+  }
+
+  void tab(int count) {
+    wrapPending = false;
+    while (count-- > 0 && x < cols - 1) {
+      x++;
+      while (x < cols - 1 && !tabStops[x]) {
+        x++;
+      }
+    }
+  }
+
+  void backTab(int count) {
+    wrapPending = false;
+    while (count-- > 0 && x > 0) {
+      x--;
+      while (x > 0 && !tabStops[x]) {
+        x--;
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- ESC sequences
+
+  @Override
+  public void escDispatch(int intermediates, int f) {
+    lastPrinted = -1;
+    if (intermediates == 0) {
+      switch (f) {
+        case '7' -> saveCursor();
+        case '8' -> restoreCursor();
+        case 'D' -> lineFeed();
+        case 'E' -> {
+          lineFeed();
+          x = 0;
+        }
+        case 'H' -> tabStops[x] = true;
+        case 'M' -> reverseIndex();
+        case 'c' -> fullReset();
+        case '=' -> appKeypad = true;
+        case '>' -> appKeypad = false;
+        default -> {
+          // Other ESC finals (ST, 7/8-bit control selection, …) have no screen effect.
+        }
+      }
+      return;
+    }
+    int first = intermediates & 0xff;
+    if (intermediates <= 0xff && first >= '(' && first <= '+') {
+      charsets[first - '('] = Charsets.designate(f);
+    } else if (intermediates == '#' && f == '8') {
+      alignmentTest();
+    }
+  }
+
+  private void alignmentTest() {
+    Grid g = active;
+    g.marginTop = 0;
+    g.marginBottom = rows - 1;
+    for (int r = 0; r < rows; r++) {
+      Line l = g.lines[r];
+      l.clear(0);
+      Arrays.fill(l.cps, 'E');
+    }
+    g.markAllDirty();
+    x = 0;
+    y = 0;
+    wrapPending = false;
+  }
+
+  void saveCursor() {
+    Grid.SavedCursor s = active.saved;
+    s.present = true;
+    s.x = x;
+    s.y = y;
+    s.style = style;
+    s.originMode = originMode;
+    s.autowrap = autowrap;
+    System.arraycopy(charsets, 0, s.charsets, 0, 4);
+    s.gl = gl;
+  }
+
+  void restoreCursor() {
+    Grid.SavedCursor s = active.saved;
+    if (!s.present) {
+      x = 0;
+      y = 0;
+      style = 0;
+      wrapPending = false;
+      return;
+    }
+    x = Math.min(s.x, cols - 1);
+    y = Math.min(s.y, rows - 1);
+    style = s.style;
+    originMode = s.originMode;
+    autowrap = s.autowrap;
+    System.arraycopy(s.charsets, 0, charsets, 0, 4);
+    gl = s.gl;
+    wrapPending = false;
+  }
+
+  void fullReset() {
+    primary.clearAll(0);
+    alt.clearAll(0);
+    primary.marginTop = alt.marginTop = 0;
+    primary.marginBottom = alt.marginBottom = rows - 1;
+    primary.saved.present = false;
+    alt.saved.present = false;
+    active = primary;
+    active.markAllDirty();
+    x = 0;
+    y = 0;
+    wrapPending = false;
+    style = 0;
+    autowrap = true;
+    originMode = false;
+    insertMode = false;
+    newlineMode = false;
+    cursorVisible = true;
+    bracketedPaste = false;
+    appCursorKeys = false;
+    appKeypad = false;
+    syncOutput = false;
+    mouseTracking = 0;
+    sgrMouse = false;
+    tabStops = defaultTabs(cols);
+    Arrays.fill(charsets, CHARSET_ASCII);
+    gl = 0;
+  }
+
+  // ---------------------------------------------------------------- CSI and OSC
+
+  @Override
+  public void csiDispatch(CsiParams p, int finalByte) {
+    Csi.dispatch(this, p, finalByte);
+    if (finalByte != 'b') {
+      lastPrinted = -1;
+    }
+  }
+
+  @Override
+  public void oscDispatch(int code, String payload) {
+    lastPrinted = -1;
+    if (code == 0 || code == 2) {
+      title = payload;
+    }
+    if (code != 2 && oscSink != null) {
+      oscSink.osc(code, payload);
+    }
+  }
+
+  // ---------------------------------------------------------------- operations used by Csi
+
+  /** Absolute cursor move; row is relative to the scroll region in origin mode. */
+  void cursorTo(int col, int row) {
+    wrapPending = false;
+    x = clamp(col, 0, cols - 1);
+    if (originMode) {
+      y = clamp(row + active.marginTop, active.marginTop, active.marginBottom);
+    } else {
+      y = clamp(row, 0, rows - 1);
+    }
+  }
+
+  /** Vertical relative move that stops at the scroll margins when it starts inside them. */
+  void cursorUp(int n) {
+    wrapPending = false;
+    int top = y >= active.marginTop ? active.marginTop : 0;
+    y = Math.max(top, y - n);
+  }
+
+  void cursorDown(int n) {
+    wrapPending = false;
+    int bottom = y <= active.marginBottom ? active.marginBottom : rows - 1;
+    y = Math.min(bottom, y + n);
+  }
+
+  void cursorRight(int n) {
+    wrapPending = false;
+    x = Math.min(cols - 1, x + n);
+  }
+
+  void cursorLeft(int n) {
+    wrapPending = false;
+    x = Math.max(0, x - n);
+  }
+
+  /**
+   * EL. In the pending-wrap state the cursor counts as one past the last column (xterm.js does
+   * the same), so "erase to the end" right after a full row erases nothing and the wrap stays
+   * pending.
+   */
+  void eraseInLine(int mode) {
+    Line line = active.lines[y];
+    long fill = Style.eraseFill(style);
+    int cx = wrapPending ? cols : x;
+    switch (mode) {
+      case 0 -> {
+        line.erase(cx, cols, fill);
+        if (cx == 0) {
+          line.wrapped = false;
+        }
+      }
+      case 1 -> line.erase(0, cx + 1, fill);
+      case 2 -> {
+        line.erase(0, cols, fill);
+        line.wrapped = false;
+      }
+      default -> {
+        return;
+      }
+    }
+    active.dirty[y] = true;
+  }
+
+  void eraseInDisplay(int mode) {
+    Grid g = active;
+    long fill = Style.eraseFill(style);
+    switch (mode) {
+      case 0 -> {
+        eraseInLine(0);
+        for (int r = y + 1; r < rows; r++) {
+          g.lines[r].clear(fill);
+          g.dirty[r] = true;
+        }
+      }
+      case 1 -> {
+        for (int r = 0; r < y; r++) {
+          g.lines[r].clear(fill);
+          g.dirty[r] = true;
+        }
+        eraseInLine(1);
+        g.lines[y].wrapped = false;
+        if ((wrapPending || x == cols - 1) && y + 1 < rows) {
+          g.lines[y + 1].wrapped = false; // the whole row it continued is gone
+        }
+      }
+      case 2 -> {
+        for (int r = 0; r < rows; r++) {
+          g.lines[r].clear(fill);
+        }
+        g.markAllDirty();
+      }
+      default -> {
+        // ED 3 clears xterm's scrollback; the durable log is kept on purpose (see docs/vt-engine.md).
+      }
+    }
+  }
+
+  void switchToAlt(boolean clear) {
+    if (active == alt) {
+      return;
+    }
+    active = alt;
+    if (clear) {
+      alt.clearAll(Style.eraseFill(style));
+    }
+    alt.markAllDirty();
+    wrapPending = false;
+  }
+
+  void switchToPrimary() {
+    if (active == primary) {
+      return;
+    }
+    alt.clearAll(0);
+    active = primary;
+    primary.markAllDirty();
+    wrapPending = false;
+  }
+
+  static int clamp(int v, int lo, int hi) {
+    return v < lo ? lo : Math.min(v, hi);
+  }
+
+  // ---------------------------------------------------------------- resize
+
+  /** Resizes both screens; the primary screen reflows soft-wrapped lines (see {@link Reflow}). */
+  public void resize(int newCols, int newRows) {
+    if (newCols < 1 || newRows < 1) {
+      throw new IllegalArgumentException("terminal size must be at least 1x1, got " + newCols + "x" + newRows);
+    }
+    if (newCols == cols && newRows == rows) {
+      return;
+    }
+    boolean altActive = active == alt;
+    int[] cursor = {x, y};
+    Grid.SavedCursor primarySaved = primary.saved;
+    int[] savedPos = {primarySaved.x, primarySaved.y};
+    Reflow.resize(primary, newCols, newRows, altActive ? savedPos : cursor, true);
+    Reflow.resize(alt, newCols, newRows, altActive ? cursor : new int[] {alt.saved.x, alt.saved.y}, false);
+    if (altActive) {
+      primarySaved.x = Math.min(savedPos[0], newCols - 1);
+      primarySaved.y = Math.min(savedPos[1], newRows - 1);
+    }
+    boolean[] tabs = defaultTabs(newCols);
+    System.arraycopy(tabStops, 0, tabs, 0, Math.min(cols, newCols));
+    tabStops = tabs;
+    cols = newCols;
+    rows = newRows;
+    x = clamp(cursor[0], 0, cols - 1);
+    y = clamp(cursor[1], 0, rows - 1);
+    wrapPending = false;
+    primary.markAllDirty();
+    alt.markAllDirty();
+  }
+}

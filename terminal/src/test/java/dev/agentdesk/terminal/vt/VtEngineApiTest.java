@@ -1,0 +1,130 @@
+package dev.agentdesk.terminal.vt;
+
+import static dev.agentdesk.terminal.vt.Vt.CSI;
+import static dev.agentdesk.terminal.vt.Vt.ESC;
+import static dev.agentdesk.terminal.vt.Vt.cursor;
+import static dev.agentdesk.terminal.vt.Vt.engine;
+import static dev.agentdesk.terminal.vt.Vt.feed;
+import static dev.agentdesk.terminal.vt.Vt.lines;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class VtEngineApiTest {
+  @Test
+  void feedReportsOnlyRowsWhoseTextChanged() {
+    VtEngine e = new VtEngine(20, 4);
+    assertThat(feed(e, "hello\r\nworld")).containsExactly(new ChangedRow(0, "hello"), new ChangedRow(1, "world"));
+    // Redrawing the same text is not a change; moving the cursor is not a change.
+    assertThat(feed(e, "\rworld" + CSI + "H")).isEmpty();
+    assertThat(feed(e, "J")).containsExactly(new ChangedRow(0, "Jello"));
+  }
+
+  @Test
+  void changedRowsFollowTheActiveScreen() {
+    VtEngine e = engine(20, 3, "primary");
+    // The cursor keeps its place across the switch (as in xterm.js), so go home first.
+    List<ChangedRow> rows = feed(e, CSI + "?1049h" + CSI + "Halt");
+    assertThat(rows).containsExactly(new ChangedRow(0, "alt"));
+    assertThat(e.snapshot().altScreen()).isTrue();
+    assertThat(feed(e, CSI + "?1049l")).containsExactly(new ChangedRow(0, "primary"));
+  }
+
+  @Test
+  void synchronizedOutputHoldsRowsUntilTheFrameEnds() {
+    VtEngine e = new VtEngine(20, 3);
+    assertThat(feed(e, CSI + "?2026h" + "frame")).isEmpty();
+    assertThat(e.modes().synchronizedOutput()).isTrue();
+    assertThat(feed(e, " two" + CSI + "?2026l")).containsExactly(new ChangedRow(0, "frame two"));
+  }
+
+  @Test
+  void snapshotHasCursorWrapFlagsTitleAndAltScreen() {
+    VtEngine e = engine(5, 3, ESC + "]2;my title\u0007", "abcdefg");
+    ScreenSnapshot s = e.snapshot();
+    assertThat(s.lines()).containsExactly("abcde", "fg", "");
+    assertThat(s.wrapped()).containsExactly(false, true, false);
+    assertThat(s.cursorRow()).isEqualTo(1);
+    assertThat(s.cursorCol()).isEqualTo(2);
+    assertThat(s.title()).isEqualTo("my title");
+    assertThat(s.altScreen()).isFalse();
+    assertThat(s.text()).isEqualTo("abcde\nfg");
+  }
+
+  @Test
+  void rowsScrolledOffThePrimaryScreenGoToTheLogInOrder() {
+    VtEngine e = new VtEngine(10, 2);
+    feed(e, "one\r\ntwo\r\nthree\r\nfour");
+    assertThat(e.log()).containsExactly(new LogLine(0, "one", false), new LogLine(1, "two", false));
+    assertThat(lines(e)).containsExactly("three", "four");
+    assertThat(e.logSince(1)).containsExactly(new LogLine(1, "two", false));
+    assertThat(e.logEnd()).isEqualTo(2);
+  }
+
+  @Test
+  void alternateScreenContentNeverEntersTheLog() {
+    VtEngine e = new VtEngine(10, 2);
+    feed(e, CSI + "?1049h");
+    for (int i = 0; i < 50; i++) {
+      feed(e, "alt " + i + "\r\n");
+    }
+    feed(e, CSI + "?1049l");
+    assertThat(e.log()).isEmpty();
+  }
+
+  @Test
+  void logIsBoundedAndKeepsTheNewestRows() {
+    VtEngine e = new VtEngine(10, 2, 3);
+    for (int i = 0; i < 10; i++) {
+      feed(e, "l" + i + "\r\n");
+    }
+    assertThat(e.log()).extracting(LogLine::text).containsExactly("l6", "l7", "l8");
+    assertThat(e.log().get(0).seq()).isEqualTo(6);
+    assertThat(e.logEnd()).isEqualTo(9);
+  }
+
+  @Test
+  void oscOtherThanTitleReachesListenersInStreamOrder() {
+    VtEngine e = new VtEngine(20, 2);
+    List<String> seen = new ArrayList<>();
+    e.addOscListener((code, payload) -> seen.add(code + "|" + payload));
+    feed(e, ESC + "]9;4;1;50\u0007" + ESC + "]2;title" + ESC + "\\" + ESC + "]777;notify;Claude;hi" + ESC + "\\");
+    assertThat(seen).containsExactly("9|4;1;50", "777|notify;Claude;hi");
+    assertThat(e.title()).isEqualTo("title");
+  }
+
+  @Test
+  void resizeKeepsContentAndReportsChanges() {
+    VtEngine e = engine(10, 3, "abc\r\ndef");
+    List<ChangedRow> changed = e.resize(20, 4);
+    assertThat(lines(e)).containsExactly("abc", "def", "", "");
+    assertThat(changed).isEmpty(); // same text on every row
+    assertThat(e.cols()).isEqualTo(20);
+    assertThat(cursor(e)).containsExactly(1, 3);
+  }
+
+  @Test
+  void badSizesAndSlicesAreRejectedWithClearErrors() {
+    assertThatThrownBy(() -> new VtEngine(0, 24)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("0x24");
+    assertThatThrownBy(() -> new VtEngine(80, 24, -1)).isInstanceOf(IllegalArgumentException.class);
+    VtEngine e = new VtEngine(80, 24);
+    assertThatThrownBy(() -> e.feed(new byte[4], 2, 5)).isInstanceOf(IndexOutOfBoundsException.class);
+    assertThatThrownBy(() -> e.resize(80, 0)).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void styledCellsCarrySgrAttributes() {
+    VtEngine e = engine(10, 1, CSI + "1;31mA" + CSI + "0;38;2;1;2;3;48;5;200mB" + CSI + "m\u4e00");
+    List<StyledCell> row = e.styledRow(0);
+    assertThat(row.get(0).style().bold()).isTrue();
+    assertThat(row.get(0).style().foreground()).isEqualTo(new Color.Indexed(1));
+    assertThat(row.get(1).style().foreground()).isEqualTo(new Color.Rgb(1, 2, 3));
+    assertThat(row.get(1).style().background()).isEqualTo(new Color.Indexed(200));
+    assertThat(row.get(1).style().bold()).isFalse();
+    assertThat(row.get(2)).isEqualTo(new StyledCell(2, "\u4e00", 2, CellStyle.DEFAULT));
+    assertThat(row.get(3).col()).isEqualTo(4);
+  }
+}

@@ -1,0 +1,93 @@
+#!/usr/bin/env node
+// Reference renderer for agentdesk's VT engine: feeds byte streams through @xterm/headless
+// (with the Unicode 11 width table, the one our engine's table is compared with) and reports
+// the visible screen.
+//
+//   node render.js serve            one JSON request per stdin line -> one JSON reply per line
+//        request: {"cols":80,"rows":24,"data":"<base64 bytes>"}
+//        reply:   {"lines":[...],"wrapped":[...],"cursor":{"row":r,"col":c},"alt_screen":b,"title":s}
+//   node render.js bench COLS ROWS SECONDS FILE...
+//        prints one JSON line per file: {"file":f,"bytes":n,"mb_per_s":x}
+'use strict';
+const { Terminal } = require('@xterm/headless');
+const { Unicode11Addon } = require('@xterm/addon-unicode11');
+const readline = require('readline');
+const fs = require('fs');
+
+function newTerminal(cols, rows) {
+  const term = new Terminal({ cols, rows, scrollback: 10000, allowProposedApi: true });
+  term.loadAddon(new Unicode11Addon());
+  term.unicode.activeVersion = '11';
+  let title = '';
+  term.onTitleChange((t) => { title = t; });
+  return { term, title: () => title };
+}
+
+function screenOf(t) {
+  const term = t.term;
+  const buf = term.buffer.active;
+  const lines = [];
+  const wrapped = [];
+  for (let y = 0; y < term.rows; y++) {
+    const line = buf.getLine(buf.baseY + y);
+    lines.push(line ? line.translateToString(true) : '');
+    wrapped.push(line ? line.isWrapped : false);
+  }
+  return {
+    lines,
+    wrapped,
+    cursor: { row: buf.cursorY, col: buf.cursorX },
+    alt_screen: buf.type === 'alternate',
+    title: t.title(),
+  };
+}
+
+function serve() {
+  const rl = readline.createInterface({ input: process.stdin, terminal: false });
+  const queue = [];
+  let busy = false;
+  const next = () => {
+    if (busy || queue.length === 0) return;
+    busy = true;
+    const req = JSON.parse(queue.shift());
+    const t = newTerminal(req.cols, req.rows);
+    const data = Buffer.from(req.data, 'base64');
+    t.term.write(new Uint8Array(data), () => {
+      process.stdout.write(JSON.stringify(screenOf(t)) + '\n');
+      t.term.dispose();
+      busy = false;
+      next();
+    });
+  };
+  rl.on('line', (line) => { if (line.trim()) { queue.push(line); next(); } });
+}
+
+async function bench(cols, rows, seconds, files) {
+  for (const file of files) {
+    const data = new Uint8Array(fs.readFileSync(file));
+    const t = newTerminal(cols, rows);
+    const feed = () => new Promise((resolve) => t.term.write(data, resolve));
+    for (let i = 0; i < 3; i++) await feed(); // warm-up
+    let bytes = 0;
+    const start = process.hrtime.bigint();
+    const limit = BigInt(Math.round(seconds * 1e9));
+    while (process.hrtime.bigint() - start < limit) {
+      await feed();
+      bytes += data.length;
+    }
+    const ns = Number(process.hrtime.bigint() - start);
+    process.stdout.write(JSON.stringify({ file, bytes, mb_per_s: bytes / 1e6 / (ns / 1e9) }) + '\n');
+    t.term.dispose();
+  }
+}
+
+const [mode, ...args] = process.argv.slice(2);
+if (mode === 'serve') {
+  serve();
+} else if (mode === 'bench') {
+  const [cols, rows, seconds, ...files] = args;
+  bench(Number(cols), Number(rows), Number(seconds), files);
+} else {
+  process.stderr.write('usage: render.js serve | render.js bench COLS ROWS SECONDS FILE...\n');
+  process.exit(2);
+}
