@@ -1,0 +1,139 @@
+package dev.agentdesk.terminal.parser;
+
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * API errors in two tiers: what each agent prints (agent tier, anchored at the row start) and the
+ * JSON error structures of providers quoted in that output (provider tier). Status 429 is left to
+ * {@link RateLimitRules}.
+ */
+final class ApiErrorRules {
+  /** How a rule classifies its match; {@code code} is the HTTP status captured by group 2, if any. */
+  private enum Classify { SERVER, AUTH, UNKNOWN, BY_STATUS, BY_TEXT, MINIMAX }
+
+  private record Rule(String name, Pattern pattern, Classify classify) {}
+
+  private static final List<Rule> AGENT_TIER = List.of(
+      // Claude Code: "API Error: 529 {…overloaded_error…}", "API Error (Request timed out.)", login problems.
+      anchored("claude-api-error", "API Error:?\\s*(\\d{3})\\b.*", Classify.BY_STATUS),
+      anchored("claude-api-error", "API Error(?: \\(|: )(?:Request timed out|Connection error|terminated|fetch failed).*", Classify.SERVER),
+      anchored("claude-auth-error", "(?:Invalid API key|OAuth token (?:has expired|revoked)|Please run /login|"
+          + "Credit balance is too low).*", Classify.AUTH),
+      // Aider via litellm.
+      unanchored("aider-api-error", "litellm\\.(?:InternalServerError|ServiceUnavailableError|APIConnectionError|"
+          + "BadGatewayError|Timeout|AuthenticationError|PermissionDeniedError|APIError)\\b.*", Classify.BY_TEXT),
+      // Codex CLI.
+      anchored("codex-api-error", ".*unexpected status (\\d{3})\\b.*", Classify.BY_STATUS),
+      anchored("codex-api-error", "(?:stream disconnected before completion|exceeded retry limit, last status: 5\\d\\d).*",
+          Classify.SERVER),
+      // Gemini CLI: "[API Error: … got status: 500 …]" / {"code": 503 …}.
+      anchored("gemini-api-error", "\\[API Error:.*?(?:got status:\\s*|\"code\"\\s*:\\s*)(\\d{3})\\b.*", Classify.BY_STATUS),
+      // Copilot CLI.
+      anchored("copilot-api-error", "(?:Model call failed|Execution failed|Failed to get response from the AI model).*",
+          Classify.BY_TEXT));
+
+  private static final List<Rule> PROVIDER_TIER = List.of(
+      structural("anthropic-server-error", "\"type\"\\s*:\\s*\"(?:api_error|overloaded_error)\"", Classify.SERVER),
+      structural("anthropic-auth-error", "\"type\"\\s*:\\s*\"(?:authentication_error|permission_error)\"", Classify.AUTH),
+      structural("openai-server-error", "\"type\"\\s*:\\s*\"server_error\"", Classify.SERVER),
+      structural("openai-auth-error", "\"code\"\\s*:\\s*\"invalid_api_key\"", Classify.AUTH),
+      structural("google-server-error", "\"status\"\\s*:\\s*\"(?:INTERNAL|UNAVAILABLE|DEADLINE_EXCEEDED)\"", Classify.SERVER),
+      structural("google-auth-error", "\"status\"\\s*:\\s*\"(?:UNAUTHENTICATED|PERMISSION_DENIED)\"", Classify.AUTH),
+      structural("openrouter-api-error", "\"error\"\\s*:\\s*\\{\\s*\"message\"\\s*:\\s*\"[^\"]*\"\\s*,\\s*\"code\"\\s*:\\s*(\\d{3})",
+          Classify.BY_STATUS),
+      structural("minimax-api-error", "\"base_resp\"\\s*:\\s*\\{\\s*\"status_code\"\\s*:\\s*(\\d+)", Classify.MINIMAX));
+
+  private static final Pattern AUTH_WORDS = Pattern.compile("(?i)auth|unauthori[sz]ed|forbidden|permission|\\b40[13]\\b|api key");
+  private static final Pattern SERVER_WORDS = Pattern.compile("(?i)server|unavailable|overloaded|timeout|timed out|\\b5\\d\\d\\b|bad gateway|connection");
+  private static final Pattern RATE_WORDS = Pattern.compile("(?i)rate.?limit|\\b429\\b|quota|too many requests");
+
+  private ApiErrorRules() {}
+
+  private static Rule anchored(String name, String body, Classify c) {
+    return new Rule(name, Pattern.compile(Lead.MARK + "(" + body + ")"), c);
+  }
+
+  private static Rule unanchored(String name, String body, Classify c) {
+    return new Rule(name, Pattern.compile("(" + body + ")"), c);
+  }
+
+  private static Rule structural(String name, String body, Classify c) {
+    return new Rule(name, Pattern.compile("(" + body + ")"), c);
+  }
+
+  /** The API error reported on {@code row}, or null. Guards are the caller's job. */
+  static ParsedEvent.ApiError match(String row) {
+    ParsedEvent.ApiError e = first(AGENT_TIER, row, false);
+    return e != null ? e : first(PROVIDER_TIER, row, true);
+  }
+
+  private static ParsedEvent.ApiError first(List<Rule> rules, String row, boolean structural) {
+    for (Rule r : rules) {
+      Matcher m = r.pattern.matcher(row);
+      if (!m.find() || !structural && LineGuards.insideQuotes(row, m.start(1))) {
+        continue;
+      }
+      ErrorKind kind = classify(r.classify, m, row);
+      if (kind == null) {
+        continue;
+      }
+      return new ParsedEvent.ApiError(r.name, m.group(1).strip(), kind);
+    }
+    return null;
+  }
+
+  /** The kind, or null when the match is really a rate limit (or not an error at all). */
+  private static ErrorKind classify(Classify c, Matcher m, String row) {
+    switch (c) {
+      case SERVER:
+        return ErrorKind.SERVER;
+      case AUTH:
+        return ErrorKind.AUTH;
+      case UNKNOWN:
+        return ErrorKind.UNKNOWN;
+      case BY_STATUS: {
+        int status = Integer.parseInt(m.group(2));
+        if (status == 429) {
+          return null;
+        }
+        if (status >= 500) {
+          return ErrorKind.SERVER;
+        }
+        if (status == 401 || status == 403) {
+          return ErrorKind.AUTH;
+        }
+        return status >= 400 ? ErrorKind.UNKNOWN : null;
+      }
+      case BY_TEXT:
+        if (RATE_WORDS.matcher(row).find()) {
+          return null;
+        }
+        if (AUTH_WORDS.matcher(row).find()) {
+          return ErrorKind.AUTH;
+        }
+        return SERVER_WORDS.matcher(row).find() ? ErrorKind.SERVER : ErrorKind.UNKNOWN;
+      case MINIMAX: {
+        long code = Long.parseLong(m.group(2).length() > 9 ? "999999999" : m.group(2));
+        if (code == 0 || code == 1002 || code == 1039) {
+          return null; // 0 = success; 1002/1039 are MiniMax's rate-limit codes
+        }
+        if (code == 1004 || code == 2049) {
+          return ErrorKind.AUTH;
+        }
+        return code == 1000 || code == 1001 || code == 1013 || code == 1024 || code == 1033
+            ? ErrorKind.SERVER : ErrorKind.UNKNOWN;
+      }
+      default:
+        throw new IllegalStateException(c.name());
+    }
+  }
+
+  /** Cheap pre-filter. */
+  static boolean mayMatch(String lower) {
+    return lower.contains("error") || lower.contains("api key") || lower.contains("oauth") || lower.contains("/login")
+        || lower.contains("failed") || lower.contains("status") || lower.contains("disconnected") || lower.contains("credit")
+        || lower.contains("base_resp");
+  }
+}

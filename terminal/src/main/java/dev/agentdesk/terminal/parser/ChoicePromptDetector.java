@@ -1,0 +1,133 @@
+package dev.agentdesk.terminal.parser;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Numbered confirmation menus ("Do you want to proceed? ❯ 1. Yes  2. No … Esc to cancel"). The
+ * options must be numbered 1..n without gaps (n ≥ 2); a title must sit above them (a question or
+ * a confirmation verb); and the block must look interactive — a footer key ("Esc to cancel") or a
+ * cursor marker on one option. Markdown and code lists have neither title nor footer.
+ */
+final class ChoicePromptDetector {
+  private static final Pattern OPTION = Pattern.compile("^\\s*(?:([❯›>])\\s*)?(\\d{1,2})[.)]\\s+(.+?)\\s*$");
+  private static final Pattern FOOTER_ESC = Pattern.compile("(?i)\\besc(?:ape)? to (\\w+)");
+  private static final Pattern FOOTER_TAB = Pattern.compile("(?i)\\btab to (\\w+)");
+  private static final Pattern TITLE_VERB = Pattern.compile(
+      "(?i)^(?:do you want|would you like|proceed|continue|should i|confirm|apply|allow)\\b");
+  private static final Pattern HINT = Pattern.compile(
+      "(?i)^(.*?)\\s*\\(((?:esc|tab|enter|shift\\+\\w+|ctrl\\+\\w+|alt\\+\\w+|[a-z]))\\)$");
+  private static final Pattern DESTRUCTIVE = Pattern.compile(
+      "(?i)^(?:no|cancel|reject|abort|deny)\\b|^(?:don't|don’t|do not)\\b");
+  /** How far above the options a title may sit (Codex shows the command between title and options). */
+  private static final int TITLE_REACH = 6;
+  private static final int FOOTER_REACH = 4;
+
+  private ChoicePromptDetector() {}
+
+  /** The lowest choice prompt on screen rows {@code [0, end)}, or null. */
+  static ParsedEvent.ChoicePrompt detect(ScreenView screen, int end) {
+    int i = end - 1;
+    while (i >= 0) {
+      Matcher m = OPTION.matcher(screen.row(i));
+      if (!m.matches()) {
+        i--;
+        continue;
+      }
+      // i is the last row of a candidate block; walk up over options and their wrapped continuations.
+      int blockEnd = i;
+      List<int[]> optionRows = new ArrayList<>();
+      int j = i;
+      while (j >= 0) {
+        String row = screen.row(j);
+        if (OPTION.matcher(row).matches()) {
+          optionRows.add(0, new int[] {j});
+        } else if (row.isBlank() || !row.startsWith("   ") || optionRows.isEmpty()) {
+          break;
+        }
+        j--;
+      }
+      ParsedEvent.ChoicePrompt p = build(screen, optionRows, blockEnd, end);
+      if (p != null) {
+        return p;
+      }
+      i = j;
+    }
+    return null;
+  }
+
+  private static ParsedEvent.ChoicePrompt build(ScreenView screen, List<int[]> optionRows, int blockEnd, int end) {
+    if (optionRows.size() < 2) {
+      return null;
+    }
+    List<ParsedEvent.ChoiceOption> options = new ArrayList<>();
+    int markers = 0;
+    for (int k = 0; k < optionRows.size(); k++) {
+      int r = optionRows.get(k)[0];
+      Matcher m = OPTION.matcher(screen.row(r));
+      if (!m.matches()) {
+        return null;
+      }
+      int index = Integer.parseInt(m.group(2));
+      if (index != k + 1) {
+        return null;
+      }
+      StringBuilder label = new StringBuilder(m.group(3));
+      int next = k + 1 < optionRows.size() ? optionRows.get(k + 1)[0] : blockEnd + 1;
+      for (int c = r + 1; c < next; c++) {
+        label.append(' ').append(screen.row(c).strip());
+      }
+      boolean highlighted = m.group(1) != null;
+      markers += highlighted ? 1 : 0;
+      String text = label.toString().strip();
+      String hint = null;
+      Matcher h = HINT.matcher(text);
+      if (h.matches() && !h.group(1).isBlank()) {
+        text = h.group(1).strip();
+        hint = h.group(2).toLowerCase(Locale.ROOT);
+      }
+      options.add(new ParsedEvent.ChoiceOption(index, text, highlighted, DESTRUCTIVE.matcher(text).find(), hint));
+    }
+    String title = title(screen, optionRows.get(0)[0]);
+    if (title == null) {
+      return null;
+    }
+    String dismiss = null;
+    String amend = null;
+    for (int r = blockEnd + 1; r < Math.min(screen.rowCount(), blockEnd + 1 + FOOTER_REACH); r++) {
+      String row = screen.row(r);
+      Matcher e = FOOTER_ESC.matcher(row);
+      if (dismiss == null && e.find()) {
+        dismiss = e.group(1).toLowerCase(Locale.ROOT);
+      }
+      Matcher t = FOOTER_TAB.matcher(row);
+      if (amend == null && t.find()) {
+        amend = t.group(1).toLowerCase(Locale.ROOT);
+      }
+    }
+    if (dismiss == null && amend == null && markers != 1) {
+      return null;
+    }
+    return new ParsedEvent.ChoicePrompt(title, options, dismiss, amend);
+  }
+
+  private static String title(ScreenView screen, int firstOption) {
+    int seen = 0;
+    for (int r = firstOption - 1; r >= 0 && seen < TITLE_REACH; r--) {
+      String t = screen.row(r).strip();
+      // Box borders around Claude's dialogs are part of the frame, not text.
+      t = t.replaceAll("^[│┃]\\s*|\\s*[│┃]$", "").strip();
+      if (t.isEmpty() || t.chars().allMatch(ch -> "─━═╭╮╰╯┌┐└┘".indexOf(ch) >= 0)) {
+        continue;
+      }
+      seen++;
+      if (t.endsWith("?") || TITLE_VERB.matcher(t).find()) {
+        return t;
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,80 @@
+package dev.agentdesk.terminal.parser;
+
+import java.util.regex.Pattern;
+
+/**
+ * Finds where an agent's bottom chrome (input box, footer, status bar, mode line) starts, so the
+ * rendered-row parser only sees chat content. Each agent's composer is recognised by its prompt
+ * glyph at the bottom of the screen:
+ *
+ * <ul>
+ *   <li>Claude Code and Copilot CLI: a {@code ❯}/{@code >} composer row directly under a horizontal
+ *       rule ({@code ────}), or inside a rounded box ({@code ╭─…─╮ │ > … │});</li>
+ *   <li>Codex: the lowest {@code ›} (or placeholder {@code »}) row near the bottom (the history also shows submitted
+ *       requests with {@code ›}, so only the last one within the bottom rows counts);</li>
+ *   <li>Gemini CLI and OpenCode: a rounded or heavy box whose first inner row is the prompt;</li>
+ *   <li>Aider: the {@code >}/{@code architect>} prompt_toolkit line; Goose: {@code ( O)>}.</li>
+ * </ul>
+ *
+ * Everything from the composer's top border (or the composer row itself) down is chrome. With no
+ * recognisable composer, or for {@link Agent#NONE}, nothing is cut.
+ */
+public final class ChromeCutoff {
+  /** The composer sits in the bottom rows; deeper matches are history, not chrome. */
+  private static final int BOTTOM_WINDOW = 12;
+
+  private static final Pattern RULE = Pattern.compile("^\\s*[─━═]{8,}.*$");
+  private static final Pattern BOX_TOP = Pattern.compile("^\\s*[╭┌┏][─━]{4,}.*$");
+  private static final Pattern CLAUDE_COMPOSER = Pattern.compile("^\\s*(?:[│┃]\\s*)?[❯>](?:\\s|$).*");
+  private static final Pattern CODEX_COMPOSER = Pattern.compile("^\\s?[›»](?:\\s|$).*");
+  private static final Pattern BOX_PROMPT = Pattern.compile("^\\s*[│┃]\\s*(?:[>!*❯]|Type your message).*");
+  private static final Pattern AIDER_PROMPT = Pattern.compile("^(?:[\\w-]+ )?(?:multi )?>\\s.*|^(?:[\\w-]+ )?>$");
+  private static final Pattern GOOSE_PROMPT = Pattern.compile("^\\(\\s*[O ]?\\s*\\)>.*");
+
+  private ChromeCutoff() {}
+
+  /** Index of the first chrome row; {@code screen.rowCount()} when there is none. */
+  public static int contentEnd(Agent agent, ScreenView screen) {
+    int n = screen.rowCount();
+    int last = n - 1;
+    while (last >= 0 && screen.row(last).isBlank()) {
+      last--;
+    }
+    if (last < 0 || agent == Agent.NONE) {
+      return n;
+    }
+    int floor = Math.max(0, last - BOTTOM_WINDOW);
+    for (int i = last; i >= floor; i--) {
+      String row = screen.row(i);
+      int cut = switch (agent) {
+        case CLAUDE, COPILOT -> ruledOrBoxed(screen, i, CLAUDE_COMPOSER);
+        case CODEX -> CODEX_COMPOSER.matcher(row).matches() ? i : -1;
+        case GEMINI, OPENCODE -> boxed(screen, i);
+        case AIDER -> AIDER_PROMPT.matcher(row).matches() ? i : -1;
+        case GOOSE -> GOOSE_PROMPT.matcher(row).matches() ? i : -1;
+        case NONE -> -1;
+      };
+      if (cut >= 0) {
+        return cut;
+      }
+    }
+    return n;
+  }
+
+  private static int ruledOrBoxed(ScreenView s, int i, Pattern composer) {
+    if (!composer.matcher(s.row(i)).matches()) {
+      return -1;
+    }
+    if (i > 0 && RULE.matcher(s.row(i - 1)).matches()) {
+      return i - 1;
+    }
+    return boxed(s, i);
+  }
+
+  private static int boxed(ScreenView s, int i) {
+    if (BOX_PROMPT.matcher(s.row(i)).matches() && i > 0 && BOX_TOP.matcher(s.row(i - 1)).matches()) {
+      return i - 1;
+    }
+    return -1;
+  }
+}

@@ -1,0 +1,15 @@
+package dev.agentdesk.terminal.parser;
+
+/**
+ * The start of a reported message: what may come before the message text on its row. Agents
+ * put glyphs (✕ ✗ × ■ ⎿ ● ⚠), an "Error:" label or an exception class in front of errors;
+ * prose never does, so anchoring generic patterns here keeps sentences about rate limits out.
+ */
+final class Lead {
+  /** Regex fragment: start of row, then any marker glyphs and an optional error label. */
+  static final String MARK = "^\\s*(?:[✕✗×■⎿●⏺•◦⚠⚡!>│┃▌]\\uFE0F?\\s*)*"
+      + "(?:\\[?(?:API )?Error:?\\s*|ERROR:?\\s*|error:?\\s*|Ran into this error:\\s*|Unexpected error:\\s*"
+      + "|stream error:\\s*|[A-Za-z_][\\w.]*(?:Error|Exception):\\s*)*";
+
+  private Lead() {}
+}

@@ -1,0 +1,460 @@
+package dev.agentdesk.terminal.parser;
+
+import dev.agentdesk.terminal.osc.OscNotification;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The output parser of one terminal session. It is stateful (de-duplication, the pending
+ * question candidate, the current choice prompt, the input line) and reads time only from its
+ * {@link MonotonicClock}, so a replay can drive it from capture timestamps.
+ *
+ * <p>Feed it, in stream order: {@link #onNotifications} with the OSC sequences the raw scanner
+ * found in a chunk, then {@link #onScreen} with the screen after the VT engine consumed that chunk
+ * and the rows it changed; {@link #onInput} with bytes the user sent; {@link #tick} whenever time
+ * passes (timers fire there). Each call returns the events it produced, in order.
+ *
+ * <p>Not thread-safe: one session's reader drives it.
+ */
+public final class OutputParser {
+  /** Silence after a {@code ?} row before it is verified as a question (and before retraction). */
+  public static final long QUESTION_SILENCE_MS = 10_000;
+  /** A status line within this window means the agent is busy: no heuristic question. */
+  static final long STATUS_SUPPRESS_MS = 10_000;
+  /** More output chunks than this without a new {@code ?} row make the candidate stale. */
+  static final int STALE_CHUNKS = 10;
+  /** At fire time the candidate must be among this many last content rows. */
+  static final int VERIFY_LAST_LINES = 5;
+  /** Output this soon after input may be the PTY echoing the typed text. */
+  static final long ECHO_WINDOW_MS = 500;
+  /** Rows redrawn this soon after a resize are not new questions. */
+  static final long RESIZE_GRACE_MS = 1_000;
+  /** Claude prints a session-id failure several times while exiting; the first one counts. */
+  static final long SESSION_CONFLICT_COOLDOWN_MS = 3_000;
+  /** No output for this long turns the shell idle. */
+  public static final long SHELL_IDLE_MS = 2_000;
+  /** Rows above a changed row that may hold the head of a wrapped {@code suggest:} token. */
+  private static final int SUGGEST_LOOKBACK = SuggestDetector.MAX_TRANSITIONS;
+  private static final int MAX_REMEMBERED = 256;
+
+  private final Agent agent;
+  private final MonotonicClock clock;
+
+  private long turnEpoch;
+  private final Set<String> seenThisTurn = new HashSet<>();
+  private final Set<String> seenThisSession = new LinkedHashSet<>();
+  private String lastStatus;
+  private ParsedEvent.Intent lastIntent;
+  private ParsedEvent.Suggest lastSuggest;
+  private ParsedEvent.UsageLimit lastUsage;
+  private ParsedEvent.UsageExhausted lastExhausted;
+  private ParsedEvent.ActiveSubtasks lastSubtasks;
+  private long lastConflictAt = Long.MIN_VALUE / 2;
+
+  private ParsedEvent.ChoicePrompt currentChoice;
+  private ParsedEvent.SlashMenu lastSlash;
+  private final StringBuilder inputLine = new StringBuilder();
+  private String lastTyped = "";
+  private boolean slashMode;
+  private int pendingEscape;
+
+  private String candidate;
+  private long candidateAt;
+  private int staleChunks;
+  private long lastStatusAt = Long.MIN_VALUE / 2;
+  private long lastInputAt = Long.MIN_VALUE / 2;
+  private long resizeAt = Long.MIN_VALUE / 2;
+  private boolean hookInstrumented;
+  private boolean questionEmittedThisTurn;
+  private boolean awaitingLowConfidence;
+  private String trackedPrompt;
+
+  private ScreenView lastScreen;
+  private int lastContentEnd;
+  private boolean busy;
+  private long lastOutputAt = Long.MIN_VALUE / 2;
+
+  public OutputParser(Agent agent, MonotonicClock clock) {
+    this.agent = Objects.requireNonNull(agent, "agent");
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  public Agent agent() {
+    return agent;
+  }
+
+  /** The input turn: incremented by every submitted line, bare Enter or interrupt. */
+  public long turnEpoch() {
+    return turnEpoch;
+  }
+
+  /** True once the session sent an OSC 7770 hook marker: heuristic questions are then suppressed. */
+  public boolean hookInstrumented() {
+    return hookInstrumented;
+  }
+
+  /** The choice prompt currently on screen, or null. */
+  public ParsedEvent.ChoicePrompt currentChoice() {
+    return currentChoice;
+  }
+
+  /** Events from OSC sequences found in the raw bytes of one chunk (before the VT engine). */
+  public List<ParsedEvent> onNotifications(List<OscNotification> notifications) {
+    if (notifications.isEmpty()) {
+      return List.of();
+    }
+    List<ParsedEvent> out = new ArrayList<>(notifications.size());
+    for (OscNotification n : notifications) {
+      if (n instanceof OscNotification.ProgressReport p) {
+        out.add(new ParsedEvent.Progress(p.state(), p.value()));
+      } else if (n instanceof OscNotification.DesktopNotification d) {
+        ParsedEvent.Question q = NotificationQuestions.classify(d.body(), turnEpoch);
+        if (q != null) {
+          // Raw-stream questions bypass the hook suppression: pickers only surface this way.
+          out.add(q);
+          awaitingLowConfidence = !q.confident();
+          trackedPrompt = null;
+        }
+      } else if (n instanceof OscNotification.HookMarker h) {
+        hookInstrumented |= h.state() != null;
+      }
+    }
+    return out;
+  }
+
+  /** Events from one chunk of output, given the screen after it and the rows it changed. */
+  public List<ParsedEvent> onScreen(ScreenView screen, List<RowChange> changed) {
+    long now = clock.nowMillis();
+    List<ParsedEvent> out = new ArrayList<>(2);
+    boolean echo = now - lastInputAt < ECHO_WINDOW_MS && changed.size() <= 1;
+    if (!changed.isEmpty()) {
+      lastOutputAt = now;
+      if (!busy && !echo) {
+        busy = true;
+        out.add(new ParsedEvent.ShellState(ShellActivity.BUSY));
+      }
+    }
+    int end = ChromeCutoff.contentEnd(agent, screen);
+    boolean[] fenced = fences(screen, end);
+    boolean newCandidate = false;
+    int lowestChanged = -1;
+    for (RowChange c : changed) {
+      String text = c.text();
+      if (text.isBlank()) {
+        continue;
+      }
+      chromeOrAnyRow(text, out);
+      if (c.row() >= end) {
+        continue;
+      }
+      lowestChanged = Math.max(lowestChanged, c.row());
+      boolean guarded = c.row() < fenced.length && fenced[c.row()] || LineGuards.isCodeOrDiff(text);
+      contentRow(text, guarded, now, out);
+      if (!guarded && now - resizeAt >= RESIZE_GRACE_MS) {
+        String q = QuestionLines.candidate(text);
+        if (q != null && !(now - lastInputAt < ECHO_WINDOW_MS && lastTyped.contains(q))) {
+          candidate = q;
+          candidateAt = now;
+          staleChunks = 0;
+          newCandidate = true;
+        }
+      }
+    }
+    if (candidate != null && !newCandidate && !changed.isEmpty()) {
+      staleChunks++;
+    }
+    if (agent != Agent.NONE && !changed.isEmpty()) {
+      suggest(screen, changed, end, out);
+    }
+    if (!changed.isEmpty()) {
+      ParsedEvent.ChoicePrompt p = ChoicePromptDetector.detect(screen, screen.rowCount());
+      if (p != null && !p.equals(currentChoice)) {
+        out.add(p);
+      } else if (p == null && currentChoice != null) {
+        out.add(new ParsedEvent.ChoiceCleared());
+      }
+      currentChoice = p;
+      if (slashMode) {
+        ParsedEvent.SlashMenu m = SlashMenuDetector.detect(screen);
+        if (m != null && !m.equals(lastSlash)) {
+          out.add(m);
+        }
+        lastSlash = m;
+      }
+    }
+    lastScreen = screen;
+    lastContentEnd = end;
+    return out;
+  }
+
+  private void chromeOrAnyRow(String text, List<ParsedEvent> out) {
+    ParsedEvent.ActiveSubtasks sub = LineRules.modeLine(text);
+    if (sub != null) {
+      boolean counted = sub.count() > 0;
+      ParsedEvent.ActiveSubtasks ev = counted ? sub
+          : lastSubtasks != null && lastSubtasks.count() > 0 ? new ParsedEvent.ActiveSubtasks(0, lastSubtasks.taskType()) : null;
+      if (ev != null && !ev.equals(lastSubtasks)) {
+        out.add(ev);
+        lastSubtasks = ev;
+      }
+    }
+    ParsedEvent.UsageLimit usage = LineRules.usageLimit(text);
+    if (usage != null && !usage.equals(lastUsage)) {
+      out.add(usage);
+      lastUsage = usage;
+    }
+    ParsedEvent.UsageExhausted ex = LineRules.usageExhausted(text);
+    if (ex != null && !ex.equals(lastExhausted)) {
+      out.add(ex);
+      lastExhausted = ex;
+    }
+  }
+
+  private void contentRow(String text, boolean guarded, long now, List<ParsedEvent> out) {
+    String lower = text.toLowerCase(Locale.ROOT);
+    if (!guarded && RateLimitRules.mayMatch(lower)) {
+      ParsedEvent.RateLimit r = RateLimitRules.match(text, agent);
+      if (r != null && seenThisTurn.add("rate-limit\u0000" + r.matchedText())) {
+        out.add(r);
+      }
+    }
+    if (!guarded && ApiErrorRules.mayMatch(lower)) {
+      ParsedEvent.ApiError e = ApiErrorRules.match(text);
+      if (e != null && seenThisTurn.add("api-error\u0000" + e.matchedText())) {
+        out.add(e);
+      }
+    }
+    if (StatusLineRules.mayMatch(text)) {
+      ParsedEvent.StatusLine s = StatusLineRules.match(text);
+      if (s != null) {
+        lastStatusAt = now;
+        if (!s.fullLine().equals(lastStatus)) {
+          out.add(s);
+          lastStatus = s.fullLine();
+        }
+      }
+    }
+    for (ParsedEvent.PrUrl pr : LineRules.prUrls(text)) {
+      if (remember("pr\u0000" + pr.url())) {
+        out.add(pr);
+      }
+    }
+    ParsedEvent.PlanFile plan = LineRules.planFile(text);
+    if (plan != null && remember("plan\u0000" + plan.path())) {
+      out.add(plan);
+    }
+    if (agent != Agent.NONE && text.contains("intent:")) {
+      ParsedEvent.Intent intent = LineRules.intent(text);
+      if (intent != null && !intent.equals(lastIntent)) {
+        out.add(intent);
+        lastIntent = intent;
+      }
+    }
+    ParsedEvent.AgentSessionConflict conflict = LineRules.sessionConflict(text);
+    if (conflict != null && now - lastConflictAt >= SESSION_CONFLICT_COOLDOWN_MS) {
+      out.add(conflict);
+      lastConflictAt = now;
+    }
+  }
+
+  private void suggest(ScreenView screen, List<RowChange> changed, int end, List<ParsedEvent> out) {
+    Set<Integer> heads = new HashSet<>();
+    for (RowChange c : changed) {
+      for (int r = Math.max(0, c.row() - SUGGEST_LOOKBACK); r <= c.row() && r < end; r++) {
+        if (SuggestDetector.mayStart(screen.row(r))) {
+          heads.add(r);
+        }
+      }
+    }
+    for (int r : heads.stream().sorted().toList()) {
+      ParsedEvent.Suggest s = SuggestDetector.detectAt(screen, r, end);
+      if (s != null && !s.equals(lastSuggest)) {
+        out.add(s);
+        lastSuggest = s;
+      }
+    }
+  }
+
+  /** Events from bytes the user sent (keys, pastes). Enter, a digit answer or Ctrl-C end the turn. */
+  public List<ParsedEvent> onInput(byte[] data, int off, int len) {
+    long now = clock.nowMillis();
+    lastInputAt = now;
+    List<ParsedEvent> out = new ArrayList<>(1);
+    String s = new String(data, off, len, StandardCharsets.UTF_8);
+    for (int i = 0; i < s.length(); i++) {
+      char ch = s.charAt(i);
+      if (pendingEscape > 0) {
+        // Skip the rest of an escape sequence (arrow keys, focus reports): CSI ends at a letter or '~'.
+        if (pendingEscape == 1 && ch != '[' && ch != 'O') {
+          pendingEscape = 0;
+        } else if (pendingEscape == 2 && (Character.isLetter(ch) || ch == '~')) {
+          pendingEscape = 0;
+        } else {
+          pendingEscape = 2;
+        }
+        continue;
+      }
+      if (ch == 0x1b) {
+        pendingEscape = 1;
+      } else if (ch == '\r' || ch == '\n' || ch == 0x03) {
+        lastTyped = inputLine.toString();
+        endTurn(out);
+      } else if (ch == 0x7f || ch == 0x08) {
+        if (inputLine.length() > 0) {
+          inputLine.setLength(inputLine.length() - 1);
+        }
+      } else if (ch >= ' ') {
+        if (currentChoice != null && ch >= '1' && ch <= '9' && inputLine.length() == 0) {
+          // A digit answers the menu: the dialog is resolved.
+          lastTyped = String.valueOf(ch);
+          endTurn(out);
+          continue;
+        }
+        inputLine.append(ch);
+        lastTyped = inputLine.toString();
+      }
+    }
+    slashMode = inputLine.length() > 0 && inputLine.charAt(0) == '/';
+    if (!slashMode) {
+      lastSlash = null;
+    }
+    return out;
+  }
+
+  private void endTurn(List<ParsedEvent> out) {
+    turnEpoch++;
+    seenThisTurn.clear();
+    inputLine.setLength(0);
+    candidate = null;
+    questionEmittedThisTurn = false;
+    awaitingLowConfidence = false;
+    trackedPrompt = null;
+    if (currentChoice != null) {
+      out.add(new ParsedEvent.ChoiceCleared());
+      currentChoice = null;
+    }
+  }
+
+  /** The terminal was resized: its redraw is not new content. */
+  public void onResize() {
+    resizeAt = clock.nowMillis();
+    candidate = null;
+  }
+
+  /** Fires due timers: shell idle, the silence-verified question and question retraction. */
+  public List<ParsedEvent> tick() {
+    long now = clock.nowMillis();
+    List<ParsedEvent> out = new ArrayList<>(0);
+    if (candidate != null && now - candidateAt >= QUESTION_SILENCE_MS) {
+      String c = candidate;
+      candidate = null;
+      boolean suppressed = hookInstrumented || questionEmittedThisTurn || staleChunks > STALE_CHUNKS
+          || now - lastStatusAt < STATUS_SUPPRESS_MS
+          || currentChoice != null && currentChoice.title().equals(c);
+      if (!suppressed && onScreenNearBottom(c)) {
+        out.add(new ParsedEvent.Question(c, false, turnEpoch));
+        questionEmittedThisTurn = true;
+        awaitingLowConfidence = true;
+        trackedPrompt = c;
+      }
+    }
+    if (awaitingLowConfidence && currentChoice == null && now - lastOutputAt >= QUESTION_SILENCE_MS
+        && !screenShowsPrompt()) {
+      out.add(new ParsedEvent.QuestionCleared(turnEpoch));
+      awaitingLowConfidence = false;
+      trackedPrompt = null;
+    }
+    if (busy && now - lastOutputAt >= SHELL_IDLE_MS) {
+      busy = false;
+      out.add(new ParsedEvent.ShellState(ShellActivity.IDLE));
+    }
+    return out;
+  }
+
+  /** The earliest time at which {@link #tick} may produce something, or -1 if no timer is pending. */
+  public long nextDeadline() {
+    long next = Long.MAX_VALUE;
+    if (candidate != null) {
+      next = Math.min(next, candidateAt + QUESTION_SILENCE_MS);
+    }
+    if (awaitingLowConfidence) {
+      next = Math.min(next, lastOutputAt + QUESTION_SILENCE_MS);
+    }
+    if (busy) {
+      next = Math.min(next, lastOutputAt + SHELL_IDLE_MS);
+    }
+    return next == Long.MAX_VALUE ? -1 : next;
+  }
+
+  private boolean onScreenNearBottom(String question) {
+    if (lastScreen == null) {
+      return false;
+    }
+    int seen = 0;
+    for (int i = lastContentEnd - 1; i >= 0 && seen < VERIFY_LAST_LINES; i--) {
+      String row = lastScreen.row(i);
+      if (row.isBlank()) {
+        continue;
+      }
+      seen++;
+      if (question.equals(QuestionLines.candidate(row))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private boolean screenShowsPrompt() {
+    if (lastScreen == null) {
+      return false;
+    }
+    if (trackedPrompt != null && onScreenNearBottom(trackedPrompt)) {
+      return true;
+    }
+    int seen = 0;
+    for (int i = lastContentEnd - 1; i >= 0 && seen < VERIFY_LAST_LINES; i--) {
+      String row = lastScreen.row(i);
+      if (row.isBlank()) {
+        continue;
+      }
+      seen++;
+      if (QuestionLines.candidate(row) != null) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private boolean remember(String key) {
+    if (seenThisSession.contains(key)) {
+      return false;
+    }
+    if (seenThisSession.size() == MAX_REMEMBERED) {
+      seenThisSession.remove(seenThisSession.iterator().next());
+    }
+    seenThisSession.add(key);
+    return true;
+  }
+
+  /** Rows inside a Markdown code fence among rows {@code [0, end)}. */
+  private static boolean[] fences(ScreenView screen, int end) {
+    boolean[] in = new boolean[end];
+    boolean open = false;
+    for (int i = 0; i < end; i++) {
+      String t = screen.row(i).stripLeading();
+      if (t.startsWith("```") || t.startsWith("~~~")) {
+        in[i] = true;
+        open = !open;
+      } else {
+        in[i] = open;
+      }
+    }
+    return in;
+  }
+}

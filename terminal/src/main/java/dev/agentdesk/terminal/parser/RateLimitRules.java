@@ -1,0 +1,90 @@
+package dev.agentdesk.terminal.parser;
+
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Rate-limit messages, per agent and per provider. Agent messages are anchored at the start of the
+ * row ({@link Lead#MARK}); provider JSON fields are matched anywhere but not inside quotes of prose.
+ * The first matching rule names the event.
+ */
+final class RateLimitRules {
+  private record Rule(String name, Pattern pattern, boolean structural) {}
+
+  private static final String APOS = "(?:'|’)";
+
+  private static final List<Rule> RULES = List.of(
+      // Claude Code
+      anchored("claude_usage_limit", "Claude (?:AI )?usage limit reached\\b.*"),
+      anchored("claude_limit_reached", "You" + APOS + "ve hit your (?:session |weekly |daily |Opus |Sonnet )?limit\\b.*"),
+      anchored("claude_rate_limit", "API Error:?\\s*429\\b.*"),
+      // Codex CLI / OpenAI
+      anchored("codex_usage_limit", "You" + APOS + "ve hit your usage limit\\b.*"),
+      anchored("codex_retry_limit", ".*exceeded retry limit, last status: 429\\b.*"),
+      unanchored("openai_rate_limit", "Rate limit reached for\\s+\\S+.*"),
+      structural("openai_rate_limit_json", "\"code\"\\s*:\\s*\"rate_limit_exceeded\""),
+      structural("anthropic_rate_limit_json", "\"type\"\\s*:\\s*\"rate_limit_error\""),
+      // Gemini CLI / Google
+      anchored("gemini_api_quota", "\\[API Error:.*(?:\\b429\\b|RESOURCE_EXHAUSTED|Resource has been exhausted|Too Many Requests).*"),
+      anchored("gemini_daily_quota", "You have reached your daily .*quota limit.*"),
+      anchored("gemini_quota_fallback", "Possible quota limitations in place.*"),
+      structural("google_resource_exhausted", "\"status\"\\s*:\\s*\"RESOURCE_EXHAUSTED\""),
+      // GitHub Copilot CLI
+      anchored("copilot_rate_limit", "Sorry, you" + APOS + "ve hit a rate limit\\b.*"),
+      structural("copilot_rate_limited_json", "\"code\"\\s*:\\s*\"rate_limited\""),
+      // Aider (litellm)
+      unanchored("aider_rate_limit", "litellm\\.RateLimitError\\b.*"),
+      // Cursor
+      anchored("cursor_rate_limit", "(?:User Provided API Key Rate Limit Exceeded|You" + APOS
+          + "ve hit your usage limit for [\\w .-]+|You" + APOS + "ve reached your usage limit).*"),
+      // Generic wording shared by OpenCode, Goose and others; named after the running agent.
+      anchored("rate_limit_exceeded", "(?:Error from provider[^:]*:\\s*(?:\\[rate_limit_exceeded\\]\\s*)?)?"
+          + "(?:Rate limit exceeded|Rate limited|Too many requests)\\b.*"),
+      // Generic HTTP 429 and Retry-After.
+      unanchored("http_429", "(?:^\\s*|['\"(\\[:]\\s*|HTTP(?:/[\\d.]+)?\\s+|status(?: code)?:?\\s*|Error:?\\s+)429\\b\\s*"
+          + "(?:Too Many Requests)?.*"),
+      anchored("retry_after", "(?:<\\s*|>\\s*)?Retry-After:\\s*\\d+.*"),
+      structural("retry_after", "['\"]retry-after['\"]\\s*:\\s*['\"]?\\d+"));
+
+  private RateLimitRules() {}
+
+  private static Rule anchored(String name, String body) {
+    return new Rule(name, Pattern.compile("(?i)" + Lead.MARK + "(" + body + ")"), false);
+  }
+
+  private static Rule unanchored(String name, String body) {
+    return new Rule(name, Pattern.compile("(?i)(" + body + ")"), false);
+  }
+
+  private static Rule structural(String name, String body) {
+    return new Rule(name, Pattern.compile("(" + body + ")"), true);
+  }
+
+  /** The rate limit reported on {@code row}, or null. Guards are the caller's job. */
+  static ParsedEvent.RateLimit match(String row, Agent agent) {
+    for (Rule r : RULES) {
+      Matcher m = r.pattern.matcher(row);
+      if (!m.find()) {
+        continue;
+      }
+      if (LineGuards.insideQuotes(row, m.start(1)) && !r.structural) {
+        continue;
+      }
+      String matched = m.group(1).strip();
+      String name = r.name;
+      if (name.equals("rate_limit_exceeded") && agent != Agent.NONE) {
+        name = agent.cliName() + "_rate_limit";
+      }
+      return new ParsedEvent.RateLimit(name, matched, RetryAfter.parseMillis(row));
+    }
+    return null;
+  }
+
+  /** Cheap pre-filter: rows without any of these substrings cannot match a rule. */
+  static boolean mayMatch(String lower) {
+    return lower.contains("limit") || lower.contains("429") || lower.contains("quota") || lower.contains("exhausted")
+        || lower.contains("too many") || lower.contains("retry-after") || lower.contains("rate_limit")
+        || lower.contains("rate limit");
+  }
+}

@@ -1,0 +1,93 @@
+package dev.agentdesk.terminal.parser;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Each agent's live status/spinner line, with elapsed time and token count split out. */
+final class StatusLineRules {
+  /** Claude Code: "✽ Nucleating… (3m 50s · ↓ 7.8k tokens · esc to interrupt)". */
+  private static final Pattern CLAUDE = Pattern.compile(
+      "^\\s*[✻✽✶✳✢*·⏺●]\\s*(\\S[^…()]*?)(?:…|\\.\\.\\.)\\s*([^()]*?)\\s*\\(([^()]*)\\)?\\s*$");
+  /** Codex: "• Working (4s • esc to interrupt) · 1 background terminal running". */
+  private static final Pattern CODEX = Pattern.compile(
+      "^\\s*[•◦]\\s+(\\S.*?)\\s+\\((\\d+[hms](?:\\s*\\d+[hms])*)\\s*[•·]\\s*[Ee]sc to interrupt\\)(.*)$");
+  /** Gemini CLI: "⠏ Thinking... (esc to cancel, 5s)". */
+  private static final Pattern GEMINI = Pattern.compile(
+      "^\\s*[\\u2800-\\u28FF]\\s+(\\S.*?)\\s*\\([Ee]sc to cancel,\\s*([^)]+)\\)\\s*$");
+  /** Copilot CLI: "∙ Thinking (Esc to cancel · 668 B)" and the newer "◉ Finding deploy pattern esc cancel". */
+  private static final Pattern COPILOT = Pattern.compile(
+      "^\\s*[◉◎○∙•●◐◓◑◒]\\s+(\\S.*?)\\s*(?:\\([Ee]sc to cancel(?:\\s*·\\s*([^)]*))?\\)|\\besc cancel)\\s*$");
+  /** Aider: "Tokens: 4.2k sent, 123 received. Cost: $0.01 message, $0.05 session." */
+  private static final Pattern AIDER_TOKENS = Pattern.compile(
+      "^\\s*Tokens:\\s*(\\S+ sent,\\s*\\S+ received)(?:[^.]*)\\.?(?:\\s*Cost:.*)?$");
+  /** Aider's knight-rider spinner: "░█   Waiting for claude-sonnet-4". */
+  private static final Pattern AIDER_SPINNER = Pattern.compile(
+      "^\\s*[░█▒▓]{2,}\\s+((?:Waiting for|Updating repo map)\\b.*?)\\s*$");
+  /** Goose: "◓  Building response chains...". */
+  private static final Pattern GOOSE = Pattern.compile("^\\s*[◐◓◑◒]\\s+(\\S.*?(?:\\.\\.\\.|…))\\s*$");
+  /** Generic braille spinner with an ellipsis: "⠋ Installing dependencies… (12s)". */
+  private static final Pattern GENERIC = Pattern.compile(
+      "^\\s*[\\u2801-\\u28FF]\\s+(\\S.*?)(?:\\.\\.\\.|…)\\s*(?:\\(([^)]*)\\))?\\s*$");
+
+  private static final Pattern TIME = Pattern.compile("^\\s*(\\d+(?:\\.\\d+)?[hms](?:\\s*\\d+(?:\\.\\d+)?[hms])*)\\s*$");
+  private static final Pattern TOKENS = Pattern.compile("(?i)^\\s*(.*\\btokens?\\b.*?)\\s*$");
+
+  private StatusLineRules() {}
+
+  /** The status line on {@code row}, or null. */
+  static ParsedEvent.StatusLine match(String row) {
+    String full = row.strip();
+    Matcher m = CODEX.matcher(row);
+    if (m.find()) {
+      return new ParsedEvent.StatusLine(m.group(1).strip(), full, m.group(2), null);
+    }
+    m = GEMINI.matcher(row);
+    if (m.find()) {
+      return new ParsedEvent.StatusLine(m.group(1).strip(), full, m.group(2).strip(), null);
+    }
+    m = CLAUDE.matcher(row);
+    if (m.find() && m.group(3) != null) {
+      // Parts inside the parentheses (and any tail before them) are "·"-separated.
+      String inner = (m.group(2) + " · " + m.group(3));
+      return new ParsedEvent.StatusLine(m.group(1).strip(), full, part(inner, TIME), part(inner, TOKENS));
+    }
+    m = COPILOT.matcher(row);
+    if (m.find()) {
+      return new ParsedEvent.StatusLine(m.group(1).strip(), full, null, m.group(2) == null ? null : m.group(2).strip());
+    }
+    m = AIDER_TOKENS.matcher(row);
+    if (m.find()) {
+      return new ParsedEvent.StatusLine("aider", full, null, m.group(1));
+    }
+    m = AIDER_SPINNER.matcher(row);
+    if (m.find()) {
+      return new ParsedEvent.StatusLine(m.group(1), full, null, null);
+    }
+    m = GOOSE.matcher(row);
+    if (m.find()) {
+      return new ParsedEvent.StatusLine(m.group(1), full, null, null);
+    }
+    m = GENERIC.matcher(row);
+    if (m.find()) {
+      String inner = m.group(2) == null ? "" : m.group(2);
+      return new ParsedEvent.StatusLine(m.group(1).strip(), full, part(inner, TIME), part(inner, TOKENS));
+    }
+    return null;
+  }
+
+  private static String part(String inner, Pattern p) {
+    for (String seg : inner.split("[·•,]")) {
+      Matcher m = p.matcher(seg);
+      if (m.find()) {
+        return m.group(1).strip();
+      }
+    }
+    return null;
+  }
+
+  /** Cheap pre-filter: every status line has a spinner glyph, an ellipsis, or "Tokens:". */
+  static boolean mayMatch(String row) {
+    return row.indexOf('…') >= 0 || row.contains("...") || row.contains("sc to ") || row.contains("esc cancel")
+        || row.contains("Tokens:") || row.contains("Waiting for") || row.contains("Updating repo map");
+  }
+}

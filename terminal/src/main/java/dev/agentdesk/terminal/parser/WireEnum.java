@@ -1,0 +1,6 @@
+package dev.agentdesk.terminal.parser;
+
+/** An enum with a fixed wire spelling in the JSON form of events. */
+interface WireEnum {
+  String wire();
+}
