@@ -79,6 +79,8 @@ public final class OutputParser {
   private int lastContentEnd;
   private boolean busy;
   private long lastOutputAt = Long.MIN_VALUE / 2;
+  /** The quiet period (identified by its last output time) already checked for retraction. */
+  private long retractionCheckedFor = Long.MIN_VALUE;
 
   public OutputParser(Agent agent, MonotonicClock clock) {
     this.agent = Objects.requireNonNull(agent, "agent");
@@ -118,6 +120,8 @@ public final class OutputParser {
         if (q != null) {
           // Raw-stream questions bypass the hook suppression: pickers only surface this way.
           out.add(q);
+          // The quiet period before a retraction starts at the question, not at older output.
+          lastOutputAt = Math.max(lastOutputAt, clock.nowMillis());
           awaitingLowConfidence = !q.confident();
           trackedPrompt = null;
         }
@@ -364,11 +368,13 @@ public final class OutputParser {
         trackedPrompt = c;
       }
     }
-    if (awaitingLowConfidence && currentChoice == null && now - lastOutputAt >= QUESTION_SILENCE_MS
-        && !screenShowsPrompt()) {
-      out.add(new ParsedEvent.QuestionCleared(turnEpoch));
-      awaitingLowConfidence = false;
-      trackedPrompt = null;
+    if (awaitingLowConfidence && now - lastOutputAt >= QUESTION_SILENCE_MS && retractionCheckedFor != lastOutputAt) {
+      retractionCheckedFor = lastOutputAt;
+      if (currentChoice == null && !screenShowsPrompt()) {
+        out.add(new ParsedEvent.QuestionCleared(turnEpoch));
+        awaitingLowConfidence = false;
+        trackedPrompt = null;
+      }
     }
     if (busy && now - lastOutputAt >= SHELL_IDLE_MS) {
       busy = false;
@@ -383,7 +389,7 @@ public final class OutputParser {
     if (candidate != null) {
       next = Math.min(next, candidateAt + QUESTION_SILENCE_MS);
     }
-    if (awaitingLowConfidence) {
+    if (awaitingLowConfidence && retractionCheckedFor != lastOutputAt) {
       next = Math.min(next, lastOutputAt + QUESTION_SILENCE_MS);
     }
     if (busy) {
