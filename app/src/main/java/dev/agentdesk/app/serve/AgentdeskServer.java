@@ -1,0 +1,207 @@
+package dev.agentdesk.app.serve;
+
+import io.javalin.Javalin;
+import io.javalin.config.JavalinConfig;
+import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
+import io.javalin.http.HttpStatus;
+import io.javalin.http.staticfiles.Location;
+import io.javalin.json.JavalinJackson;
+import io.javalin.websocket.WsContext;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The HTTP + WebSocket server behind {@code agentdesk serve}: the dashboard from the jar, the
+ * REST API under {@code /api}, WebSockets under {@code /ws}, and {@code /openapi.json}.
+ */
+public final class AgentdeskServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(AgentdeskServer.class);
+
+  /** A route as registered, for the OpenAPI completeness check and the log. */
+  public record Route(String method, String path) {}
+
+  private final ServeConfig config;
+  private final List<ApiArea> areas;
+  private final EventHub events;
+  private final AccessGuard guard;
+  private final List<Route> routes = new CopyOnWriteArrayList<>();
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private final Javalin app;
+
+  private AgentdeskServer(ServeConfig config, EventHub events, List<ApiArea> areas) {
+    this.config = config;
+    this.events = events;
+    this.areas = List.copyOf(areas);
+    this.guard = new AccessGuard(config.token(), config.loopbackOnly());
+    this.app = Javalin.create(this::configure);
+  }
+
+  /** Builds the server with the given areas and starts listening. */
+  public static AgentdeskServer start(ServeConfig config, EventHub events, List<ApiArea> areas) {
+    AgentdeskServer server = new AgentdeskServer(config, events, areas);
+    try {
+      server.app.start(config.bind(), config.port());
+    } catch (RuntimeException e) {
+      server.close();
+      throw new ServeException(ServeException.Reason.UNAVAILABLE,
+          "cannot listen on " + config.bind() + ":" + config.port() + " (" + rootMessage(e) + ")", e);
+    }
+    for (ApiArea area : server.areas) {
+      area.started();
+    }
+    return server;
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable t = e;
+    while (t.getCause() != null && t.getCause() != t) {
+      t = t.getCause();
+    }
+    return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+  }
+
+  public int port() {
+    return app.port();
+  }
+
+  public ServeConfig config() {
+    return config;
+  }
+
+  public EventHub events() {
+    return events;
+  }
+
+  /** Every HTTP and WebSocket route the server registered (static files aside). */
+  public List<Route> routes() {
+    return Collections.unmodifiableList(new ArrayList<>(routes));
+  }
+
+  private void configure(JavalinConfig cfg) {
+    cfg.startup.showJavalinBanner = false;
+    cfg.startup.showOldJavalinVersionWarning = false;
+    cfg.jsonMapper(new JavalinJackson(Json.MAPPER, false));
+    cfg.http.maxRequestSize = 1_000_000;
+    cfg.router.ignoreTrailingSlashes = true;
+    cfg.staticFiles.add(s -> {
+      s.hostedPath = "/";
+      s.directory = "/web";
+      s.location = Location.CLASSPATH;
+      s.headers = Map.of(
+          "Cache-Control", "no-cache",
+          "Content-Security-Policy",
+          "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; connect-src 'self' ws: wss:",
+          "X-Content-Type-Options", "nosniff");
+    });
+    cfg.jetty.modifyServer(server -> server.setErrorHandler(new JsonErrorPage()));
+    cfg.events.handlerAdded(meta -> {
+      if (meta.getHttpMethod().isHttpMethod()) {
+        routes.add(new Route(meta.getHttpMethod().name(), meta.getPath()));
+      }
+    });
+    cfg.events.wsHandlerAdded(meta -> {
+      if (meta.getHandlerType() == io.javalin.websocket.WsHandlerType.WEBSOCKET) {
+        routes.add(new Route("WEBSOCKET", meta.getPath()));
+      }
+    });
+
+    var r = cfg.routes;
+    r.before("/api/*", ctx -> guard.check(guardRequest(ctx)));
+    r.wsBeforeUpgrade("/ws/*", ctx -> guard.check(guardRequest(ctx)));
+
+    r.exception(ServeException.class, (e, ctx) -> fail(ctx, e));
+    r.exception(HttpResponseException.class, (e, ctx) -> fail(ctx, translate(e)));
+    r.exception(Exception.class, (e, ctx) -> {
+      LOG.error("unexpected failure on {} {}", ctx.method(), ctx.path(), e);
+      fail(ctx, new ServeException(ServeException.Reason.INTERNAL, "internal error; see the server log"));
+    });
+    r.error(404, ctx -> {
+      if (ctx.result() == null || ctx.result().isEmpty() || !isJson(ctx)) {
+        fail(ctx, ServeException.notFound("no such path: " + ctx.method() + " " + ctx.path()));
+      }
+    });
+    r.error(405, ctx -> fail(ctx, new ServeException(ServeException.Reason.METHOD_NOT_ALLOWED,
+        ctx.method() + " is not allowed on " + ctx.path())));
+
+    r.get("/openapi.json", ctx -> ctx.contentType("application/json").result(OpenApiDocument.bytes()));
+    r.ws("/ws/events", ws -> {
+      ws.onConnect(ctx -> {
+        ctx.enableAutomaticPings();
+        events.join(ctx);
+        EventHub.sendTo(ctx, Json.write(new ServerEvent.Hello(ServerInfo.version(), config.token().isPresent())));
+        for (ApiArea area : areas) {
+          if (area instanceof EventSnapshot snap) {
+            snap.snapshot().forEach(ev -> EventHub.sendTo(ctx, Json.write(ev)));
+          }
+        }
+      });
+      ws.onClose(ctx -> events.leave(ctx));
+      ws.onError(ctx -> events.leave(ctx));
+    });
+    for (ApiArea area : areas) {
+      area.routes(r);
+    }
+  }
+
+  private static boolean isJson(Context ctx) {
+    String ct = ctx.res().getContentType();
+    return ct != null && ct.startsWith("application/json");
+  }
+
+  private static AccessGuard.Request guardRequest(Context ctx) {
+    return new AccessGuard.Request(ctx.header("Host"), ctx.header("Origin"),
+        ctx.header("Authorization"), ctx.queryParam("token"));
+  }
+
+  static void fail(Context ctx, ServeException e) {
+    if (e.reason() == ServeException.Reason.UNAUTHORIZED) {
+      ctx.header("WWW-Authenticate", "Bearer realm=\"agentdesk\"");
+    }
+    ctx.status(e.reason().status()).json(ErrorBody.of(e));
+  }
+
+  private static ServeException translate(HttpResponseException e) {
+    for (ServeException.Reason reason : ServeException.Reason.values()) {
+      if (reason.status() == e.getStatus()) {
+        return new ServeException(reason, e.getMessage());
+      }
+    }
+    HttpStatus status = HttpStatus.forStatus(e.getStatus());
+    return new ServeException(e.getStatus() < 500 ? ServeException.Reason.BAD_REQUEST : ServeException.Reason.INTERNAL,
+        status.getMessage());
+  }
+
+  /** Sends one JSON message to a WebSocket client, serialised with the server's mapper. */
+  public static void send(WsContext client, Object message) {
+    EventHub.sendTo(client, Json.write(message));
+  }
+
+  /** Stops listening, then closes every area (terminals killed, database closed). Idempotent. */
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      app.stop();
+    } catch (RuntimeException e) {
+      LOG.warn("stopping the HTTP server: {}", e.toString());
+    }
+    List<ApiArea> reversed = new ArrayList<>(areas);
+    Collections.reverse(reversed);
+    for (ApiArea area : reversed) {
+      try {
+        area.close();
+      } catch (Exception e) {
+        LOG.warn("closing {}: {}", area.getClass().getSimpleName(), e.toString());
+      }
+    }
+  }
+}

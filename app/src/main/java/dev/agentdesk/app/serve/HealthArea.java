@@ -1,0 +1,31 @@
+package dev.agentdesk.app.serve;
+
+import io.javalin.config.RoutesConfig;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/** {@code GET /api/health}: liveness, version, and which parts of the API this build serves. */
+final class HealthArea implements ApiArea {
+  /** The health document. */
+  record Health(String status, String version, long uptime_s, String bind, boolean token_required,
+      Map<String, Boolean> features) {}
+
+  private final Instant started = Instant.now();
+  private final ServeConfig config;
+  private final Supplier<Map<String, Boolean>> features;
+
+  HealthArea(ServeConfig config, Supplier<Map<String, Boolean>> features) {
+    this.config = config;
+    this.features = features;
+  }
+
+  @Override
+  public void routes(RoutesConfig r) {
+    r.get("/api/health", ctx -> ctx.json(new Health("ok", ServerInfo.version(),
+        Duration.between(started, Instant.now()).toSeconds(), config.bind(),
+        config.token().isPresent(), new LinkedHashMap<>(features.get()))));
+  }
+}

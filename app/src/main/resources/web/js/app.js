@@ -1,0 +1,100 @@
+// The dashboard shell: hash routing, the live-connection indicator, the token prompt.
+import { adoptTokenFromUrl, onApiError, setToken, get } from './api.js';
+import * as events from './events.js';
+import { h, clear, notice } from './dom.js';
+import { terminalsPage, terminalPage } from './pages/terminals.js';
+import { historyPage, sessionPage } from './pages/history.js';
+import { usagePage } from './pages/usage.js';
+import { sandboxesPage, sandboxPage } from './pages/sandboxes.js';
+import { initImportStatus } from './pages/import-status.js';
+
+const view = document.getElementById('view');
+let cleanup = null;
+let health = null;
+
+const routes = [
+  [/^#\/terminals\/([\w-]+)$/, 'terminals', (m) => terminalPage(view, m[1], health)],
+  [/^#\/terminals$/, 'terminals', () => terminalsPage(view, health)],
+  [/^#\/history\/sessions\/(.+)$/, 'history', (m) => sessionPage(view, decodeURIComponent(m[1]), health)],
+  [/^#\/history(?:\?(.*))?$/, 'history', (m) => historyPage(view, new URLSearchParams(m[1] || ''), health)],
+  [/^#\/usage(?:\?(.*))?$/, 'usage', (m) => usagePage(view, new URLSearchParams(m[1] || ''), health)],
+  [/^#\/sandboxes\/([\w-]+)$/, 'sandboxes', (m) => sandboxPage(view, m[1], health)],
+  [/^#\/sandboxes$/, 'sandboxes', () => sandboxesPage(view, health)],
+];
+
+async function route() {
+  if (!health) return;
+  const hash = location.hash || '#/terminals';
+  if (cleanup) { try { cleanup(); } catch { /* a page that failed to clean up must not block the next */ } }
+  cleanup = null;
+  for (const [re, page, render] of routes) {
+    const m = re.exec(hash);
+    if (m) {
+      document.querySelectorAll('.tabs a').forEach(a => a.classList.toggle('active', a.dataset.page === page));
+      clear(view);
+      try {
+        cleanup = await render(m) || null;
+      } catch (e) {
+        showError(e);
+      }
+      return;
+    }
+  }
+  clear(view).append(notice('Page not found', h('p', 'There is no page at ' + hash + '. ',
+      h('a', { href: '#/terminals' }, 'Go to the terminals.'))));
+}
+
+function showError(e) {
+  if (e && e.status === 401) return; // the token prompt is showing
+  clear(view).append(notice('Something went wrong', h('p', e && e.message ? e.message : String(e)),
+      e && e.code ? h('p.muted', 'Error code: ' + e.code) : null));
+}
+
+let tokenPromptShown = false;
+function askForToken(message) {
+  if (tokenPromptShown) return;
+  tokenPromptShown = true;
+  const input = h('input#token-input', { type: 'password', placeholder: 'token', autocomplete: 'off', size: 40 });
+  const form = h('form.token-form', {
+    onsubmit: async (ev) => {
+      ev.preventDefault();
+      setToken(input.value.trim());
+      tokenPromptShown = false;
+      events.reconnect();
+      await boot();
+    }
+  }, input, h('button.primary', { type: 'submit' }, 'Use token'));
+  clear(view).append(notice('This server needs a token',
+      h('p', 'The server listens beyond this machine, so every request needs its token.'),
+      message === 'wrong token' ? h('p.error-text', 'That token was not accepted.') : null,
+      h('p', 'The token was printed by ', h('code', 'agentdesk serve'),
+          ' when it started. Paste it here, or open the printed link that ends in ', h('code', '?token=…'), '.'),
+      form));
+  input.focus();
+}
+
+onApiError((e) => {
+  if (e.status === 401) askForToken(e.message);
+});
+
+events.onStatus((s) => {
+  const el = document.getElementById('live-status');
+  el.dataset.state = s;
+  el.querySelector('.label').textContent = s === 'live' ? 'live' : s === 'connecting' ? 'connecting…' : 'offline';
+});
+
+async function boot() {
+  try {
+    health = await get('/api/health');
+  } catch (e) {
+    if (e.status !== 401) showError(e);
+    return;
+  }
+  events.connect();
+  initImportStatus(document.getElementById('import-status'), health);
+  await route();
+}
+
+adoptTokenFromUrl();
+window.addEventListener('hashchange', route);
+boot();

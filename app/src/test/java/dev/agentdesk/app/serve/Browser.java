@@ -1,0 +1,123 @@
+package dev.agentdesk.app.serve;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolver;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * Debian's headless Chromium driven through Selenium and Debian's chromedriver: one browser for
+ * the whole test run (a JUnit root-store resource closes it at the end), a fresh profile each run.
+ * Inject it as a test parameter with {@code @ExtendWith(Browser.Extension.class)}.
+ */
+final class Browser implements AutoCloseable {
+  static final Path SCREENSHOTS = Path.of("target", "screenshots");
+
+  final WebDriver driver;
+  private final Path profile;
+
+  private Browser() {
+    try {
+      profile = Files.createTempDirectory("agentdesk-chromium");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    ChromeOptions options = new ChromeOptions();
+    options.setBinary("/usr/bin/chromium");
+    options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+        "--user-data-dir=" + profile, "--window-size=1400,900", "--force-device-scale-factor=1",
+        "--lang=en-US");
+    ChromeDriverService service = new ChromeDriverService.Builder()
+        .usingDriverExecutable(Path.of("/usr/bin/chromedriver").toFile())
+        .usingAnyFreePort()
+        .build();
+    driver = new ChromeDriver(service, options);
+    driver.manage().timeouts().scriptTimeout(Duration.ofSeconds(10));
+  }
+
+  void open(String url) {
+    driver.get(url);
+  }
+
+  WebElement await(By by) {
+    return await(by, 10);
+  }
+
+  WebElement await(By by, int seconds) {
+    return new WebDriverWait(driver, Duration.ofSeconds(seconds)).until(ExpectedConditions.visibilityOfElementLocated(by));
+  }
+
+  void awaitText(By by, String text, int seconds) {
+    new WebDriverWait(driver, Duration.ofSeconds(seconds)).until(ExpectedConditions.textToBePresentInElementLocated(by, text));
+  }
+
+  void awaitGone(By by, int seconds) {
+    new WebDriverWait(driver, Duration.ofSeconds(seconds)).until(ExpectedConditions.invisibilityOfElementLocated(by));
+  }
+
+  /** Saves the viewport as target/screenshots/NAME.png and returns the file. */
+  Path screenshot(String name) {
+    try {
+      Files.createDirectories(SCREENSHOTS);
+      byte[] png = ((TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES);
+      Path file = SCREENSHOTS.resolve(name + ".png");
+      Files.write(file, png);
+      return file;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      driver.quit();
+    } finally {
+      deleteTree(profile);
+    }
+  }
+
+  private static void deleteTree(Path dir) {
+    try (var paths = Files.walk(dir)) {
+      paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      // A profile left in /tmp is harmless; the run result does not depend on it.
+    }
+  }
+
+  /** Supplies the shared {@link Browser} to test methods and constructors. */
+  static final class Extension implements ParameterResolver {
+    @Override
+    public boolean supportsParameter(ParameterContext p, ExtensionContext c) {
+      return p.getParameter().getType() == Browser.class;
+    }
+
+    @Override
+    public Object resolveParameter(ParameterContext p, ExtensionContext c) {
+      return c.getRoot().getStore(ExtensionContext.Namespace.create(Browser.class))
+          .getOrComputeIfAbsent("browser", k -> new Resource(new Browser()), Resource.class).browser;
+    }
+  }
+
+  private record Resource(Browser browser) implements ExtensionContext.Store.CloseableResource, AutoCloseable {
+    @Override
+    public void close() {
+      browser.close();
+    }
+  }
+}

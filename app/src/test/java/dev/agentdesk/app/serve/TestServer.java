@@ -1,0 +1,110 @@
+package dev.agentdesk.app.serve;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+
+/** A real server on a random loopback port with its own temp folders, plus a small HTTP client. */
+final class TestServer implements AutoCloseable {
+  final Path dir;
+  final AgentdeskServer server;
+  final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  final String base;
+  final Optional<String> token;
+
+  private TestServer(Path dir, AgentdeskServer server, Optional<String> token) {
+    this.dir = dir;
+    this.server = server;
+    this.token = token;
+    this.base = "http://127.0.0.1:" + server.port();
+  }
+
+  static TestServer start() {
+    return start("127.0.0.1", Optional.empty(), false);
+  }
+
+  static TestServer start(String bind, Optional<String> token, boolean importHistory) {
+    try {
+      Path dir = Files.createTempDirectory("agentdesk-serve-test");
+      Files.createDirectories(dir.resolve("claude"));
+      Files.createDirectories(dir.resolve("codex"));
+      return start(new ServeConfig(bind, 0, token, new ServeConfig.Database.SqliteFile(dir.resolve("history.db")),
+          dir.resolve("claude"), dir.resolve("codex"), importHistory, dir.resolve("data")), dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  static TestServer start(ServeConfig config, Path dir) {
+    return new TestServer(dir, Serve.start(config), config.token());
+  }
+
+  record Response(int status, String body, java.net.http.HttpHeaders headers) {
+    JsonNode json() {
+      try {
+        return Json.MAPPER.readTree(body);
+      } catch (IOException e) {
+        throw new AssertionError("not JSON: " + body, e);
+      }
+    }
+  }
+
+  Response get(String path) {
+    return send(HttpRequest.newBuilder(URI.create(base + path)).GET());
+  }
+
+  Response post(String path, String json) {
+    return send(HttpRequest.newBuilder(URI.create(base + path))
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(json)));
+  }
+
+  Response delete(String path) {
+    return send(HttpRequest.newBuilder(URI.create(base + path)).DELETE());
+  }
+
+  Response send(HttpRequest.Builder b) {
+    token.ifPresent(t -> b.header("Authorization", "Bearer " + t));
+    return sendRaw(b);
+  }
+
+  Response sendRaw(HttpRequest.Builder b) {
+    try {
+      HttpResponse<String> r = http.send(b.timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
+      return new Response(r.statusCode(), r.body(), r.headers());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Sends {@code GET path} over a plain socket with the given Host header (HttpClient refuses to). */
+  Response getWithHost(String path, String host) {
+    try (java.net.Socket socket = new java.net.Socket("127.0.0.1", server.port())) {
+      String req = "GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n"
+          + token.map(t -> "Authorization: Bearer " + t + "\r\n").orElse("") + "\r\n";
+      socket.getOutputStream().write(req.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      String all = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      int status = Integer.parseInt(all.substring(9, 12));
+      String body = all.substring(all.indexOf("\r\n\r\n") + 4);
+      return new Response(status, body, java.net.http.HttpHeaders.of(java.util.Map.of(), (a, b) -> true));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Override
+  public void close() {
+    server.close();
+  }
+}

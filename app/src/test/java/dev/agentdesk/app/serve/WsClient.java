@@ -1,0 +1,73 @@
+package dev.agentdesk.app.serve;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
+import java.time.Duration;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/** A JDK WebSocket client that queues every text message as JSON, for API tests. */
+final class WsClient implements AutoCloseable {
+  private final BlockingQueue<JsonNode> queue;
+  private final WebSocket socket;
+
+  private WsClient(WebSocket socket, BlockingQueue<JsonNode> queue) {
+    this.socket = socket;
+    this.queue = queue;
+  }
+
+  static WsClient connect(String url) {
+    BlockingQueue<JsonNode> q = new LinkedBlockingQueue<>();
+    WebSocket ws = HttpClient.newHttpClient().newWebSocketBuilder()
+        .connectTimeout(Duration.ofSeconds(5))
+        .buildAsync(URI.create(url), new WebSocket.Listener() {
+          private final StringBuilder partial = new StringBuilder();
+
+          @Override
+          public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
+            partial.append(data);
+            if (last) {
+              try {
+                q.add(Json.MAPPER.readTree(partial.toString()));
+              } catch (IOException e) {
+                throw new AssertionError(e);
+              }
+              partial.setLength(0);
+            }
+            webSocket.request(1);
+            return null;
+          }
+        }).join();
+    return new WsClient(ws, q);
+  }
+
+  /** The next message matching {@code p}, skipping others; fails after {@code seconds}. */
+  JsonNode await(Predicate<JsonNode> p, int seconds) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    while (true) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        throw new AssertionError("no matching websocket message within " + seconds + " s");
+      }
+      JsonNode m = queue.poll(left, TimeUnit.NANOSECONDS);
+      if (m != null && p.test(m)) {
+        return m;
+      }
+    }
+  }
+
+  void send(String text) {
+    socket.sendText(text, true).join();
+  }
+
+  @Override
+  public void close() {
+    socket.abort();
+  }
+}
