@@ -6,7 +6,7 @@ package dev.agentdesk.aci.wire;
  */
 public record BinaryImageRef(long off, long len, long w, long h, Scope scope, ImageFormat format) {
   public BinaryImageRef {
-    Check.atLeast(off, 0, "off");
-    Check.atLeast(len, 0, "len");
+    Check.nonNegativeRange(off, "off");
+    Check.nonNegativeRange(len, "len");
   }
 }

@@ -7,7 +7,7 @@ public record BinaryTile(long x, long y, long w, long h, long off, long len) {
     Check.atLeast(y, 0, "y");
     Check.atLeast(w, 1, "w");
     Check.atLeast(h, 1, "h");
-    Check.atLeast(off, 0, "off");
-    Check.atLeast(len, 0, "len");
+    Check.nonNegativeRange(off, "off");
+    Check.nonNegativeRange(len, "len");
   }
 }

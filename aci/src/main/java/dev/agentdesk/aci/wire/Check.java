@@ -42,6 +42,13 @@ final class Check {
     return value;
   }
 
+  /** A payload offset or length: negative is its own reason so frame errors stay distinguishable. */
+  static void nonNegativeRange(long value, String field) {
+    if (value < 0) {
+      throw new WireException(Reason.NEGATIVE_RANGE, "/" + field, "must be >= 0, got " + value);
+    }
+  }
+
   static Integer between(Integer value, int min, int max, String field) {
     if (value != null && (value < min || value > max)) {
       throw new WireException(Reason.INVALID_VALUE, "/" + field,
