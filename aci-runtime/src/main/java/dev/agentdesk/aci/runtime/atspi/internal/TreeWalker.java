@@ -1,0 +1,354 @@
+package dev.agentdesk.aci.runtime.atspi.internal;
+
+import dev.agentdesk.aci.runtime.atspi.Bbox;
+import dev.agentdesk.aci.runtime.atspi.WalkLimits;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.freedesktop.dbus.types.UInt32;
+
+/**
+ * Walks the accessibility tree of the application that owns the active window (every
+ * application when no window is active), breadth first and pipelined: all calls for one level
+ * are written before any reply is awaited, so a level costs about one round trip instead of one
+ * per call. Only showing elements (and their showing descendants) are kept.
+ *
+ * <p>Bounds: a per-call timeout measured from when the walk started waiting for that reply (an
+ * application that stops answering is marked hung and skipped for the rest of the walk), a
+ * total walk deadline, a node cap counting every visited accessible and a depth cap.
+ */
+public final class TreeWalker {
+  static final String REGISTRY = "org.a11y.atspi.Registry";
+  static final String ROOT = "/org/a11y/atspi/accessible/root";
+  private static final Set<String> TEXT_VALUE_ROLES =
+      Set.of("text", "entry", "password text", "terminal", "spin button", "combo box");
+
+  private final A11yBus bus;
+  private final WalkLimits limits;
+  private final Set<String> hungBuses = new HashSet<>();
+  private int timeouts;
+
+  public TreeWalker(A11yBus bus, WalkLimits limits) {
+    this.bus = bus;
+    this.limits = limits;
+  }
+
+  private static final class Builder {
+    final NodeId id;
+    final int parent;
+    final int depth;
+    String role = "";
+    String name = "";
+    String description = "";
+    long states;
+    List<String> interfaces = List.of();
+    Bbox bbox = Bbox.NONE;
+    List<String> actions = List.of();
+    Optional<String> value = Optional.empty();
+    List<NodeId> children = List.of();
+    boolean basicOk;
+    boolean rolesOk;
+
+    Builder(NodeId id, int parent, int depth) {
+      this.id = id;
+      this.parent = parent;
+      this.depth = depth;
+    }
+
+    boolean ifc(String shortName) {
+      return interfaces.contains("org.a11y.atspi." + shortName);
+    }
+
+    RawNode build() {
+      return new RawNode(id, parent, depth, role.replace(' ', '_'), name, description, states,
+          interfaces, bbox, actions, value);
+    }
+  }
+
+  @FunctionalInterface
+  private interface OnReply {
+    void accept(Object[] reply) throws BusCallException;
+  }
+
+  /** A batch of calls sent together and then awaited in order. */
+  private final class Round {
+    private final List<A11yBus.Pending> pending = new ArrayList<>();
+    private final List<OnReply> handlers = new ArrayList<>();
+    private final List<Runnable> onFail = new ArrayList<>();
+
+    void add(NodeId id, String iface, String member, String sig, OnReply ok, Runnable fail,
+        Object... args) throws BusCallException {
+      if (hungBuses.contains(id.bus())) {
+        if (fail != null) {
+          fail.run();
+        }
+        return;
+      }
+      pending.add(bus.send(id.bus(), id.path(), iface, member, sig, args));
+      handlers.add(ok);
+      onFail.add(fail);
+    }
+
+    void run(long deadlineNanos) throws BusCallException {
+      long perCall = limits.perCall().toNanos();
+      for (int i = 0; i < pending.size(); i++) {
+        A11yBus.Pending p = pending.get(i);
+        String dest = p.call().getDestination();
+        long now = System.nanoTime();
+        long deadline = hungBuses.contains(dest) ? now
+            : Math.min(deadlineNanos, Math.max(now, p.sentNanos()) + perCall);
+        try {
+          handlers.get(i).accept(bus.await(p, deadline));
+        } catch (BusCallException e) {
+          if (e.kind() == BusCallException.Kind.DISCONNECTED) {
+            throw e;
+          }
+          if (e.kind() == BusCallException.Kind.TIMEOUT) {
+            timeouts++;
+            hungBuses.add(dest);
+          }
+          if (onFail.get(i) != null) {
+            onFail.get(i).run();
+          }
+        }
+      }
+    }
+  }
+
+  public WalkResult walk(long deadlineNanos) throws BusCallException {
+    List<String> notes = new ArrayList<>();
+    long perCallMs = limits.perCall().toMillis();
+    List<NodeId> apps;
+    try {
+      apps = Decode.nodeIds(bus.call(perCallMs, REGISTRY, ROOT, A11yBus.ACCESSIBLE,
+          "GetChildren", null)[0]);
+    } catch (BusCallException e) {
+      if (e.kind() == BusCallException.Kind.DISCONNECTED) {
+        throw e;
+      }
+      throw new BusCallException(e.kind(), "the AT-SPI registry did not list applications: "
+          + e.getMessage());
+    }
+    if (apps.size() > limits.appCap()) {
+      notes.add("app cap " + limits.appCap() + " reached (" + apps.size()
+          + " applications registered)");
+      apps = apps.subList(0, limits.appCap());
+    }
+
+    // Discovery: each application's name and top-level windows, then which window is active.
+    Map<NodeId, String> appNames = new LinkedHashMap<>();
+    Map<NodeId, List<NodeId>> windows = new LinkedHashMap<>();
+    Round discover = new Round();
+    for (NodeId app : apps) {
+      if (app.isNull()) {
+        continue;
+      }
+      discover.add(app, A11yBus.PROPERTIES, "Get", "ss",
+          r -> appNames.put(app, Decode.string(r[0])), null, A11yBus.ACCESSIBLE, "Name");
+      discover.add(app, A11yBus.ACCESSIBLE, "GetChildren", null,
+          r -> windows.put(app, Decode.nodeIds(r[0])), null);
+    }
+    discover.run(deadlineNanos);
+    NodeId activeApp = null;
+    NodeId activeWindow = null;
+    Round active = new Round();
+    List<NodeId[]> activeHits = new ArrayList<>();
+    for (Map.Entry<NodeId, List<NodeId>> e : windows.entrySet()) {
+      for (NodeId w : e.getValue()) {
+        active.add(w, A11yBus.ACCESSIBLE, "GetState", null, r -> {
+          if (AtspiStates.has(AtspiStates.fromWords(Decode.numbers(r[0])), AtspiStates.ACTIVE)) {
+            activeHits.add(new NodeId[] {e.getKey(), w});
+          }
+        }, null);
+      }
+    }
+    active.run(deadlineNanos);
+    if (!activeHits.isEmpty()) {
+      // Without a window manager several applications may each believe their window is
+      // active; the most recently registered one (last in the registry) is the newest window.
+      NodeId[] hit = activeHits.get(activeHits.size() - 1);
+      activeApp = hit[0];
+      activeWindow = hit[1];
+    }
+
+    List<Builder> all = new ArrayList<>();
+    List<Builder> level = new ArrayList<>();
+    int visited = 0;
+    boolean nodeCapHit = false;
+    for (Map.Entry<NodeId, List<NodeId>> e : windows.entrySet()) {
+      if (activeApp != null && !e.getKey().equals(activeApp)) {
+        continue;
+      }
+      for (NodeId w : e.getValue()) {
+        if (visited >= limits.nodeCap()) {
+          nodeCapHit = true;
+          break;
+        }
+        level.add(new Builder(w, -1, 1));
+        visited++;
+      }
+    }
+
+    boolean depthCapHit = false;
+    boolean budgetHit = false;
+    List<Builder> needDetails = new ArrayList<>();
+    while (!level.isEmpty() || !needDetails.isEmpty()) {
+      if (System.nanoTime() >= deadlineNanos) {
+        budgetHit = true;
+        break;
+      }
+      Round round = new Round();
+      for (Builder b : needDetails) {
+        addDetailCalls(round, b);
+      }
+      for (Builder b : level) {
+        addBasicCalls(round, b);
+      }
+      round.run(deadlineNanos);
+      needDetails = new ArrayList<>();
+      List<Builder> next = new ArrayList<>();
+      for (Builder b : level) {
+        if (!b.basicOk || !AtspiStates.has(b.states, AtspiStates.SHOWING)) {
+          continue;
+        }
+        int index = all.size();
+        all.add(b);
+        needDetails.add(b);
+        if (b.children.isEmpty()) {
+          continue;
+        }
+        if (b.depth >= limits.depthCap()) {
+          depthCapHit = true;
+          continue;
+        }
+        for (NodeId child : b.children) {
+          if (child.isNull()) {
+            continue;
+          }
+          if (visited >= limits.nodeCap()) {
+            nodeCapHit = true;
+            break;
+          }
+          visited++;
+          next.add(new Builder(child, index, b.depth + 1));
+        }
+      }
+      level = next;
+    }
+    if (System.nanoTime() >= deadlineNanos && !budgetHit) {
+      budgetHit = timeouts > 0;
+    }
+
+    if (nodeCapHit) {
+      notes.add("node cap " + limits.nodeCap() + " reached: the tree was cut after "
+          + visited + " visited accessibles");
+    }
+    if (depthCapHit) {
+      notes.add("depth cap " + limits.depthCap() + " reached: deeper elements were not walked");
+    }
+    if (budgetHit) {
+      notes.add("walk budget " + limits.walkBudget().toMillis()
+          + " ms exhausted: the tree is incomplete");
+    }
+    if (timeouts > 0) {
+      notes.add(timeouts + " AT-SPI call(s) timed out after " + perCallMs
+          + " ms; unresponsive application(s) skipped");
+    }
+
+    List<RawNode> nodes = new ArrayList<>(all.size());
+    for (Builder b : all) {
+      nodes.add(b.build());
+    }
+    String appName = activeApp == null ? "(all applications)"
+        : appNames.getOrDefault(activeApp, "");
+    String windowName = "";
+    String windowRole = "";
+    if (activeWindow != null) {
+      for (RawNode n : nodes) {
+        if (n.id().equals(activeWindow)) {
+          windowName = n.name();
+          windowRole = n.role();
+          break;
+        }
+      }
+    }
+    return new WalkResult(appName, windowName, windowRole, nodes, notes, notes.isEmpty());
+  }
+
+  private void addBasicCalls(Round round, Builder b) throws BusCallException {
+    NodeId id = b.id;
+    round.add(id, A11yBus.PROPERTIES, "GetAll", "s", r -> {
+      Map<?, ?> props = Decode.map(r[0]);
+      b.name = cap(textProp(props, "Name"));
+      b.description = cap(textProp(props, "Description"));
+    }, null, A11yBus.ACCESSIBLE);
+    round.add(id, A11yBus.ACCESSIBLE, "GetRoleName", null, r -> {
+      b.role = Decode.string(r[0]);
+      b.rolesOk = true;
+    }, null);
+    round.add(id, A11yBus.ACCESSIBLE, "GetState", null, r -> {
+      b.states = AtspiStates.fromWords(Decode.numbers(r[0]));
+      b.basicOk = b.rolesOk;
+    }, null);
+    round.add(id, A11yBus.ACCESSIBLE, "GetInterfaces", null,
+        r -> b.interfaces = Decode.strings(r[0]), null);
+    round.add(id, "org.a11y.atspi.Component", "GetExtents", "u", r -> {
+      List<Object> s = Decode.struct(r[0]);
+      if (s.size() == 4) {
+        b.bbox = new Bbox((int) Decode.number(s.get(0)), (int) Decode.number(s.get(1)),
+            (int) Decode.number(s.get(2)), (int) Decode.number(s.get(3)));
+      }
+    }, null, new UInt32(0));
+    round.add(id, A11yBus.ACCESSIBLE, "GetChildren", null,
+        r -> b.children = Decode.nodeIds(r[0]), null);
+  }
+
+  private void addDetailCalls(Round round, Builder b) throws BusCallException {
+    if (b.ifc("Action")) {
+      round.add(b.id, "org.a11y.atspi.Action", "GetActions", null, r -> {
+        List<String> names = new ArrayList<>();
+        for (Object a : Decode.list(r[0])) {
+          List<Object> s = Decode.struct(a);
+          if (!s.isEmpty()) {
+            names.add(Decode.string(s.get(0)));
+          }
+        }
+        b.actions = names;
+      }, null);
+    }
+    if (b.ifc("EditableText") || (b.ifc("Text") && TEXT_VALUE_ROLES.contains(b.role))) {
+      round.add(b.id, "org.a11y.atspi.Text", "GetText", "ii",
+          r -> b.value = Optional.of(cap(Decode.string(r[0]))), null, 0, -1);
+    } else if (b.ifc("Value")) {
+      round.add(b.id, A11yBus.PROPERTIES, "Get", "ss",
+          r -> b.value = Optional.of(formatNumber(Decode.real(r[0]))), null,
+          "org.a11y.atspi.Value", "CurrentValue");
+    }
+  }
+
+  private static String textProp(Map<?, ?> props, String key) throws BusCallException {
+    Object v = props.get(key);
+    return v == null ? "" : Decode.string(v);
+  }
+
+  private String cap(String s) {
+    int max = limits.textCap();
+    if (s.length() <= max) {
+      return s;
+    }
+    int end = Character.isHighSurrogate(s.charAt(max - 1)) ? max - 1 : max;
+    return s.substring(0, end) + "\u2026";
+  }
+
+  /** Whole numbers without a fraction, others in their shortest round-tripping form. */
+  public static String formatNumber(double d) {
+    if (d == Math.rint(d) && Math.abs(d) < 1e15) {
+      return Long.toString((long) d);
+    }
+    return Double.toString(d);
+  }
+}
