@@ -39,10 +39,17 @@ public final class A11yBus implements AutoCloseable {
     this.address = address;
   }
 
+  /** How long connecting may take; dbus-java retries a refused connect until then. */
+  static final int CONNECT_TIMEOUT_MS = 1000;
+
   /** Connects to {@code address} (a single {@code unix:path=} or {@code unix:abstract=} entry). */
   public static A11yBus connect(String address) throws DBusException {
-    DBusConnection c = DBusConnectionBuilder.forAddress(address).withShared(false).build();
-    return new A11yBus(c, address);
+    return new A11yBus(open(address), address);
+  }
+
+  static DBusConnection open(String address) throws DBusException {
+    return DBusConnectionBuilder.forAddress(address).withShared(false)
+        .transportConfig().withTimeout(CONNECT_TIMEOUT_MS).back().build();
   }
 
   /** Wraps an open connection for one-off calls (the session-bus address lookup). */

@@ -2,7 +2,6 @@ package dev.agentdesk.aci.runtime.atspi.internal;
 
 import java.util.Optional;
 import org.freedesktop.dbus.connections.impl.DBusConnection;
-import org.freedesktop.dbus.connections.impl.DBusConnectionBuilder;
 import org.freedesktop.dbus.exceptions.DBusException;
 
 /**
@@ -52,7 +51,7 @@ public final class BusLocator {
         null));
     DBusConnection c;
     try {
-      c = DBusConnectionBuilder.forAddress(session).withShared(false).build();
+      c = A11yBus.open(session);
     } catch (DBusException | RuntimeException e) {
       throw new Unavailable("cannot connect to the session bus " + session + ": "
           + e.getMessage(), e);
