@@ -1,13 +1,30 @@
 package dev.agentdesk.app.cli;
 
-import java.util.concurrent.Callable;
+import dev.agentdesk.app.history.DbOption;
+import dev.agentdesk.app.history.HistoryImportCommand;
+import dev.agentdesk.app.history.HistoryParseCommand;
+import dev.agentdesk.app.history.HistorySearchCommand;
+import dev.agentdesk.app.history.HistorySessionsCommand;
+import dev.agentdesk.app.history.HistoryShowCommand;
+import dev.agentdesk.app.history.HistoryUsageCommand;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code agentdesk history}: Import, list, show, search and total Claude Code and Codex transcripts. */
-@Command(name = "history", mixinStandardHelpOptions = true, description = "Import, list, show, search and total Claude Code and Codex transcripts.")
-public final class HistoryCommand implements Callable<Integer> {
+@Command(name = "history", mixinStandardHelpOptions = true,
+    description = "Import, list, show, search and total Claude Code and Codex transcripts.",
+    subcommands = {HistoryImportCommand.class, HistorySessionsCommand.class, HistoryShowCommand.class,
+        HistorySearchCommand.class, HistoryParseCommand.class, HistoryUsageCommand.class})
+public final class HistoryCommand implements Runnable {
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  /** {@code history --db F SUB ...} sets the database for the subcommand too. */
+  @CommandLine.Mixin
+  public DbOption db = new DbOption();
+
   @Override
-  public Integer call() {
-    throw new UserError("'agentdesk history' is not built yet in this version; see README.md for what works today");
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
   }
 }

@@ -1,0 +1,114 @@
+package dev.agentdesk.app.history;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentdesk.app.cli.HistoryCommand;
+import dev.agentdesk.app.cli.UserError;
+import dev.agentdesk.transcripts.ImportListener;
+import dev.agentdesk.transcripts.ImportReport;
+import dev.agentdesk.transcripts.LineProblem;
+import dev.agentdesk.transcripts.Provider;
+import dev.agentdesk.transcripts.index.Importer;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code history import}: brings the database up to date with the transcript directories. */
+@Command(name = "import", mixinStandardHelpOptions = true,
+    description = {"Import new and appended transcripts (run it again to pick up what was added).",
+        "Without --claude/--codex: ~/.claude/projects and ~/.codex/sessions, where present."})
+public final class HistoryImportCommand implements Callable<Integer> {
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  @CommandLine.ParentCommand
+  HistoryCommand parent;
+
+  @CommandLine.Mixin
+  DbOption db = new DbOption();
+
+  @Option(names = "--claude", paramLabel = "DIR", description = "Claude Code projects directory (repeatable)")
+  List<Path> claude = new ArrayList<>();
+
+  @Option(names = "--codex", paramLabel = "DIR", description = "Codex sessions directory (repeatable)")
+  List<Path> codex = new ArrayList<>();
+
+  @Option(names = "--json", description = "Print the import report as JSON")
+  boolean json;
+
+  @Option(names = "--no-progress", description = "Do not draw the progress bar")
+  boolean noProgress;
+
+  @Override
+  public Integer call() throws Exception {
+    List<Importer.Root> roots = new ArrayList<>();
+    if (claude.isEmpty() && codex.isEmpty()) {
+      Path home = Path.of(System.getProperty("user.home"));
+      Path c = home.resolve(".claude").resolve("projects");
+      Path x = home.resolve(".codex").resolve("sessions");
+      if (Files.isDirectory(c)) {
+        roots.add(new Importer.Root(Provider.CLAUDE, c));
+      }
+      if (Files.isDirectory(x)) {
+        roots.add(new Importer.Root(Provider.CODEX, x));
+      }
+      if (roots.isEmpty()) {
+        throw new UserError("found neither " + c + " nor " + x + "; name the directories with --claude DIR / --codex DIR");
+      }
+    }
+    for (Path p : claude) {
+      roots.add(new Importer.Root(Provider.CLAUDE, existing(p)));
+    }
+    for (Path p : codex) {
+      roots.add(new Importer.Root(Provider.CODEX, existing(p)));
+    }
+    PrintWriter err = spec.commandLine().getErr();
+    ProgressBar bar = noProgress ? null : new ProgressBar(err);
+    long t0 = System.nanoTime();
+    ImportReport report = HistorySupport.withHistory(db, parent,
+        h -> h.importFrom(roots, bar == null ? ImportListener.NONE : bar));
+    if (bar != null) {
+      bar.finish();
+    }
+    double secs = (System.nanoTime() - t0) / 1e9;
+    PrintWriter out = spec.commandLine().getOut();
+    if (json) {
+      ObjectMapper m = new ObjectMapper();
+      ObjectNode o = m.createObjectNode();
+      o.put("files", report.filesSeen());
+      o.put("files_changed", report.filesChanged());
+      o.put("bytes_read", report.bytesRead());
+      o.put("records", report.records());
+      o.put("seconds", Math.round(secs * 1000) / 1000.0);
+      ArrayNode problems = o.putArray("problems");
+      for (LineProblem p : report.problems()) {
+        problems.addObject().put("file", p.file()).put("line", p.line()).put("reason", p.reason());
+      }
+      ObjectNode ignored = o.putObject("ignored");
+      report.ignored().forEach(ignored::put);
+      out.println(m.writeValueAsString(o));
+    } else {
+      out.printf("imported %d of %d files: %.1f MB, %d records in %.2f s%n", report.filesChanged(),
+          report.filesSeen(), report.bytesRead() / 1e6, report.records(), secs);
+      for (LineProblem p : report.problems()) {
+        out.println("skipped " + p);
+      }
+    }
+    out.flush();
+    return 0;
+  }
+
+  private static Path existing(Path p) {
+    if (!Files.exists(p)) {
+      throw new UserError(p + " does not exist");
+    }
+    return p;
+  }
+}

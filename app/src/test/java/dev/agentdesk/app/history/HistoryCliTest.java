@@ -1,0 +1,130 @@
+package dev.agentdesk.app.history;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentdesk.app.cli.AgentdeskCommand;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** The history CLI end to end against a real SQLite file and real transcript files. */
+class HistoryCliTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String SESSION = "7a0c0000-0000-4000-8000-00000000000a";
+
+  @TempDir
+  Path dir;
+  Path projects;
+  Path db;
+
+  private record Run(int exit, String out, String err) {}
+
+  private static Run run(String... args) {
+    CommandLine cl = AgentdeskCommand.newCommandLine();
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    cl.setOut(new PrintWriter(out));
+    cl.setErr(new PrintWriter(err));
+    int exit = cl.execute(args);
+    return new Run(exit, out.toString(), err.toString());
+  }
+
+  @BeforeEach
+  void writeTranscript() throws IOException {
+    projects = dir.resolve("projects");
+    Path project = Files.createDirectories(projects.resolve("-home-dev-cli"));
+    db = dir.resolve("data/history.db");
+    String base = "\"cwd\":\"/home/dev/cli\",\"sessionId\":\"" + SESSION + "\",\"version\":\"2.1.0\"";
+    Files.writeString(project.resolve(SESSION + ".jsonl"), String.join("\n",
+        "{\"type\":\"user\",\"uuid\":\"u1\",\"timestamp\":\"2026-02-01T08:00:00Z\"," + base
+            + ",\"message\":{\"role\":\"user\",\"content\":\"Why is the flamingo pink?\"}}",
+        "{\"type\":\"assistant\",\"uuid\":\"a1\",\"timestamp\":\"2026-02-01T08:00:05Z\",\"requestId\":\"r1\"," + base
+            + ",\"message\":{\"id\":\"m1\",\"role\":\"assistant\",\"model\":\"claude-sonnet-4-5\",\"content\":"
+            + "[{\"type\":\"text\",\"text\":\"Carotenoids in its diet.\"}],\"usage\":{\"input_tokens\":7,"
+            + "\"output_tokens\":11,\"cache_read_input_tokens\":100,\"cache_creation_input_tokens\":5}}}",
+        "{\"type\":\"assistant\",\"uuid\":\"a2\",\"timestamp\":\"2026-02-01T08:00:06Z\",\"requestId\":\"r1\"," + base
+            + ",\"message\":{\"id\":\"m1\",\"role\":\"assistant\",\"model\":\"claude-sonnet-4-5\",\"content\":"
+            + "[{\"type\":\"tool_use\",\"id\":\"t1\",\"name\":\"Bash\",\"input\":{\"command\":\"echo shrimp\"}}],"
+            + "\"usage\":{\"input_tokens\":7,\"output_tokens\":11,\"cache_read_input_tokens\":100,"
+            + "\"cache_creation_input_tokens\":5}}}",
+        "not json at all",
+        ""));
+  }
+
+  @Test
+  void importThenListShowSearchAndUsage() throws IOException {
+    Run imp = run("history", "import", "--claude", projects.toString(), "--db", db.toString(), "--json");
+    assertThat(imp.exit()).as(imp.err()).isZero();
+    JsonNode report = JSON.readTree(imp.out());
+    assertThat(report.get("files").asInt()).isEqualTo(1);
+    assertThat(report.get("problems").get(0).get("line").asInt()).isEqualTo(4);
+    assertThat(imp.err()).contains("importing 1 files").contains("100%");
+
+    // --db before or after the arguments, on history or on the subcommand
+    Run list = run("history", "--db", db.toString(), "sessions", "--json");
+    assertThat(list.exit()).as(list.err()).isZero();
+    JsonNode sessions = JSON.readTree(list.out()).get("sessions");
+    assertThat(sessions).hasSize(1);
+    assertThat(sessions.get(0).get("title").asText()).isEqualTo("Why is the flamingo pink?");
+
+    Run show = run("history", "show", SESSION, "--json", "--db", db.toString());
+    assertThat(show.exit()).as(show.err()).isZero();
+    Run parse = run("history", "parse", projects.resolve("-home-dev-cli/" + SESSION + ".jsonl").toString(), "--json");
+    assertThat(parse.exit()).isZero();
+    assertThat(show.out()).isEqualTo(parse.out());
+    assertThat(parse.err()).contains(":4: invalid JSON");
+    JsonNode usage = JSON.readTree(show.out()).get("session").get("usage");
+    assertThat(usage.get("output_tokens").asLong()).isEqualTo(11);
+
+    Run md = run("history", "show", "--db", db.toString(), "7a0c");
+    assertThat(md.exit()).as(md.err()).isZero();
+    assertThat(md.out()).contains("# Why is the flamingo pink?").contains("Carotenoids").contains("echo shrimp");
+
+    Run search = run("history", "search", "flamingo", "--json", "--db", db.toString());
+    assertThat(search.exit()).isZero();
+    JsonNode hits = JSON.readTree(search.out());
+    assertThat(hits.get(0).get("session_id").asText()).isEqualTo(SESSION);
+    assertThat(hits.get(0).get("snippet").asText()).contains("[flamingo]");
+
+    Run byModel = run("history", "usage", "--by", "model", "--json", "--db", db.toString());
+    assertThat(byModel.exit()).isZero();
+    JsonNode rows = JSON.readTree(byModel.out()).get("rows");
+    assertThat(rows.get(0).get("key").asText()).isEqualTo("claude-sonnet-4-5");
+    assertThat(rows.get(0).get("responses").asLong()).isEqualTo(1);
+    assertThat(rows.get(0).get("input_tokens").asLong()).isEqualTo(7);
+  }
+
+  @Test
+  void badInputIsAUsageErrorWithAClearMessage() {
+    Run missing = run("history", "import", "--claude", dir.resolve("nope").toString(), "--db", db.toString());
+    assertThat(missing.exit()).isEqualTo(2);
+    assertThat(missing.err()).contains("does not exist");
+
+    Run unknown = run("history", "show", "no-such-session", "--db", db.toString());
+    assertThat(unknown.exit()).isEqualTo(2);
+    assertThat(unknown.err()).contains("no session no-such-session");
+
+    Run badProvider = run("history", "sessions", "--provider", "gemini", "--db", db.toString());
+    assertThat(badProvider.exit()).isEqualTo(2);
+    assertThat(badProvider.err()).contains("unknown provider 'gemini'");
+
+    Run badGrouping = run("history", "usage", "--by", "week", "--db", db.toString());
+    assertThat(badGrouping.exit()).isEqualTo(2);
+    assertThat(badGrouping.err()).contains("expected day, session or model");
+
+    Run punctuation = run("history", "search", "???", "--db", db.toString());
+    assertThat(punctuation.exit()).isEqualTo(2);
+    assertThat(punctuation.err()).contains("no words to search for");
+
+    Run notAFile = run("history", "parse", dir.toString());
+    assertThat(notAFile.exit()).isEqualTo(2);
+  }
+}

@@ -1,0 +1,14 @@
+package dev.agentdesk.transcripts;
+
+/** One row of the session list. */
+public record SessionSummary(
+    String id,
+    String source,
+    String title,
+    String project,
+    String cwd,
+    String gitBranch,
+    String startedAt,
+    String endedAt,
+    long messageCount,
+    String parentSessionId) {}

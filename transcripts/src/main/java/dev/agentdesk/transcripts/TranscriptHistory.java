@@ -1,0 +1,127 @@
+package dev.agentdesk.transcripts;
+
+import dev.agentdesk.transcripts.assemble.AssemblyInput;
+import dev.agentdesk.transcripts.assemble.SessionDetail;
+import dev.agentdesk.transcripts.assemble.SessionDetailAssembler;
+import dev.agentdesk.transcripts.index.Importer;
+import dev.agentdesk.transcripts.records.MessageRecord;
+import dev.agentdesk.transcripts.records.TokenUsage;
+import dev.agentdesk.transcripts.store.TranscriptStore;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The transcript history: import (and re-import to tail), list, detail, search and usage over
+ * one database. This is the API the CLI and the server use. Not thread-safe; use one instance per
+ * thread or serialise calls.
+ */
+public final class TranscriptHistory implements AutoCloseable {
+  private final TranscriptStore store;
+
+  private TranscriptHistory(TranscriptStore store) {
+    this.store = store;
+  }
+
+  /** Opens (creating if needed) the SQLite database {@code dbFile}. */
+  public static TranscriptHistory open(Path dbFile) {
+    return new TranscriptHistory(TranscriptStore.openSqlite(dbFile));
+  }
+
+  /** Opens a database by JDBC URL ({@code jdbc:sqlite:FILE} in this build). */
+  public static TranscriptHistory openUrl(String jdbcUrl) {
+    return new TranscriptHistory(TranscriptStore.open(jdbcUrl));
+  }
+
+  /**
+   * Imports what is new under the roots. Calling it again reads only what was appended since, so
+   * it is also how a caller tails live sessions.
+   */
+  public ImportReport importFrom(List<Importer.Root> roots, ImportListener listener) {
+    return new Importer(store).run(roots, listener);
+  }
+
+  public Page<SessionSummary> sessions(SessionQuery query) {
+    return store.sessions(query);
+  }
+
+  /**
+   * The stored session {@code id}; an unambiguous prefix of an id also works.
+   *
+   * @throws TranscriptException {@code UNKNOWN_SESSION} when nothing (or more than one session) matches
+   */
+  public SessionDetail detail(String id) {
+    String resolved = resolve(id);
+    return SessionDetailAssembler.assembleSessionDetail(new AssemblyInput.PersistedRows(
+        store.sessionRows(resolved).orElseThrow()));
+  }
+
+  private String resolve(String id) {
+    if (store.sessionRows(id).isPresent()) {
+      return id;
+    }
+    List<String> matches = store.sessionIdsStartingWith(id, 3);
+    if (matches.size() == 1) {
+      return matches.get(0);
+    }
+    throw new TranscriptException(TranscriptException.Reason.UNKNOWN_SESSION, matches.isEmpty()
+        ? "no session " + id + " in the history (run 'agentdesk history import' first?)"
+        : "'" + id + "' matches several sessions: " + String.join(", ", matches) + "; give more of the id");
+  }
+
+  public List<SearchHit> search(String query, int limit) {
+    return store.search(query, limit);
+  }
+
+  /**
+   * Token totals grouped by day, session or model. Every model response is counted once across the
+   * whole history (a response copied into a fork or written as several lines counts once); the
+   * copy with the largest output count is the one counted.
+   */
+  public List<UsageRow> usage(UsageGrouping by) {
+    Map<String, MessageRecord> best = new HashMap<>();
+    store.forEachUsageMessage(m -> best.merge(m.responseId() != null ? "r:" + m.responseId()
+        : "m:" + m.sessionId() + "\u0000" + m.uuid(), m, TranscriptHistory::better));
+    Map<String, long[]> groups = new TreeMap<>();
+    for (MessageRecord m : best.values()) {
+      String key = switch (by) {
+        case DAY -> m.timestamp() == null ? "unknown" : m.timestamp().substring(0, 10);
+        case SESSION -> m.sessionId();
+        case MODEL -> m.model() == null ? "unknown" : m.model();
+      };
+      long[] g = groups.computeIfAbsent(key, k -> new long[5]);
+      g[0]++;
+      g[1] += m.usage().input();
+      g[2] += m.usage().output();
+      g[3] += m.usage().cacheRead();
+      g[4] += m.usage().cacheCreation();
+    }
+    List<UsageRow> out = new ArrayList<>(groups.size());
+    groups.forEach((k, g) -> out.add(new UsageRow(k, g[0], new TokenUsage(g[1], g[2], g[3], g[4]))));
+    return out;
+  }
+
+  private static MessageRecord better(MessageRecord a, MessageRecord b) {
+    if (a.usage().output() != b.usage().output()) {
+      return a.usage().output() > b.usage().output() ? a : b;
+    }
+    int bySession = a.sessionId().compareTo(b.sessionId());
+    if (bySession != 0) {
+      return bySession < 0 ? a : b;
+    }
+    return a.ordinal() <= b.ordinal() ? a : b;
+  }
+
+  /** Lines skipped by earlier imports. */
+  public List<LineProblem> problems(int limit) {
+    return store.problems(limit);
+  }
+
+  @Override
+  public void close() {
+    store.close();
+  }
+}

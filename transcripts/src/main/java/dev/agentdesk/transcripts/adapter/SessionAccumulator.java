@@ -1,0 +1,73 @@
+package dev.agentdesk.transcripts.adapter;
+
+import dev.agentdesk.transcripts.records.CountMode;
+import dev.agentdesk.transcripts.records.SessionRecord;
+import java.nio.file.Path;
+
+/** Collects session metadata over the lines of one read; every field follows {@link SessionRecord#absorb}'s rules. */
+final class SessionAccumulator {
+  String title;
+  int titleRank;
+  String firstPrompt;
+  String project;
+  String cwd;
+  String gitBranch;
+  String version;
+  String startedAt;
+  String endedAt;
+  long messageCount;
+
+  void title(String text, int rank) {
+    if (text != null && !text.isBlank() && rank >= titleRank) {
+      title = text.strip();
+      titleRank = rank;
+    }
+  }
+
+  void firstPrompt(String text) {
+    if (firstPrompt == null && text != null && !text.isBlank()) {
+      String t = text.strip().replaceAll("\\s+", " ");
+      firstPrompt = t.length() > 120 ? t.substring(0, 117) + "..." : t;
+    }
+  }
+
+  void cwd(String value) {
+    if (value != null && !value.isBlank()) {
+      cwd = value;
+      String trimmed = value.replaceAll("[/\\\\]+$", "");
+      int cut = Math.max(trimmed.lastIndexOf('/'), trimmed.lastIndexOf('\\'));
+      project = cut >= 0 ? trimmed.substring(cut + 1) : trimmed;
+    }
+  }
+
+  void gitBranch(String value) {
+    if (value != null && !value.isBlank()) {
+      gitBranch = value;
+    }
+  }
+
+  void version(String value) {
+    if (value != null && !value.isBlank()) {
+      version = value;
+    }
+  }
+
+  void seen(String canonicalTimestamp) {
+    if (canonicalTimestamp == null) {
+      return;
+    }
+    if (startedAt == null || canonicalTimestamp.compareTo(startedAt) < 0) {
+      startedAt = canonicalTimestamp;
+    }
+    if (endedAt == null || canonicalTimestamp.compareTo(endedAt) > 0) {
+      endedAt = canonicalTimestamp;
+    }
+  }
+
+  SessionRecord toRecord(SourceUnit unit, boolean fromStart) {
+    Path file = unit.file().toAbsolutePath().normalize();
+    return new SessionRecord(unit.sessionId(), unit.provider().id(), title, titleRank, firstPrompt, project, cwd,
+        gitBranch, version, startedAt, endedAt, messageCount, fromStart ? CountMode.TOTAL : CountMode.DELTA,
+        file.toString(), unit.parentSessionId());
+  }
+}

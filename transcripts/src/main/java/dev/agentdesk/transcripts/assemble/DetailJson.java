@@ -1,0 +1,165 @@
+package dev.agentdesk.transcripts.assemble;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import dev.agentdesk.transcripts.records.TokenUsage;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+
+/**
+ * The session detail JSON (documented in docs/session-detail.md). Field order is fixed and the
+ * output is compact, so equal details are byte-equal.
+ */
+public final class DetailJson {
+  private static final JsonFactory FACTORY = new JsonFactory();
+
+  private DetailJson() {}
+
+  public static String write(SessionDetail d) {
+    StringWriter sw = new StringWriter();
+    try (JsonGenerator g = FACTORY.createGenerator(sw)) {
+      g.writeStartObject();
+      g.writeFieldName("session");
+      header(g, d.session());
+      g.writeArrayFieldStart("entries");
+      for (DetailEntry e : d.entries()) {
+        entry(g, e);
+      }
+      g.writeEndArray();
+      g.writeEndObject();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return sw.toString();
+  }
+
+  private static void header(JsonGenerator g, SessionDetail.Header h) throws IOException {
+    g.writeStartObject();
+    str(g, "id", h.id());
+    str(g, "source", h.source());
+    str(g, "title", h.title());
+    str(g, "project", h.project());
+    str(g, "cwd", h.cwd());
+    str(g, "git_branch", h.gitBranch());
+    str(g, "version", h.version());
+    str(g, "started_at", h.startedAt());
+    str(g, "ended_at", h.endedAt());
+    g.writeNumberField("message_count", h.messageCount());
+    str(g, "parent_session_id", h.parentSessionId());
+    usage(g, h.usage());
+    g.writeEndObject();
+  }
+
+  static void usage(JsonGenerator g, TokenUsage u) throws IOException {
+    g.writeObjectFieldStart("usage");
+    g.writeNumberField("input_tokens", u.input());
+    g.writeNumberField("output_tokens", u.output());
+    g.writeNumberField("cache_read_tokens", u.cacheRead());
+    g.writeNumberField("cache_creation_tokens", u.cacheCreation());
+    g.writeEndObject();
+  }
+
+  private static void entry(JsonGenerator g, DetailEntry e) throws IOException {
+    g.writeStartObject();
+    if (e instanceof DetailEntry.Message m) {
+      str(g, "type", "message");
+      str(g, "uuid", m.uuid());
+      str(g, "role", m.role());
+      str(g, "timestamp", m.timestamp());
+      str(g, "text", m.text());
+      str(g, "content_type", m.contentType());
+      g.writeBooleanField("is_meta", m.isMeta());
+      str(g, "model", m.model());
+    } else if (e instanceof DetailEntry.Thinking t) {
+      str(g, "type", "thinking");
+      str(g, "uuid", t.uuid());
+      str(g, "timestamp", t.timestamp());
+      str(g, "text", t.text());
+      str(g, "model", t.model());
+    } else if (e instanceof DetailEntry.ToolCall c) {
+      str(g, "type", "tool_call");
+      str(g, "id", c.id());
+      str(g, "name", c.name());
+      str(g, "presentation", c.presentation());
+      str(g, "timestamp", c.timestamp());
+      str(g, "file_path", c.filePath());
+      g.writeFieldName("input");
+      if (c.inputJson() == null) {
+        g.writeNull();
+      } else {
+        g.writeRawValue(c.inputJson());
+      }
+      g.writeFieldName("result");
+      if (c.result() == null) {
+        g.writeNull();
+      } else {
+        g.writeStartObject();
+        str(g, "content", c.result().content());
+        g.writeBooleanField("is_error", c.result().isError());
+        g.writeEndObject();
+      }
+      g.writeFieldName("subagent");
+      if (c.subagent() == null) {
+        g.writeNull();
+      } else {
+        DetailEntry.Subagent s = c.subagent();
+        g.writeStartObject();
+        str(g, "agent_id", s.agentId());
+        str(g, "type", s.type());
+        str(g, "description", s.description());
+        num(g, "duration_ms", s.durationMs());
+        num(g, "total_tokens", s.totalTokens());
+        str(g, "session_id", s.sessionId());
+        g.writeEndObject();
+      }
+      g.writeFieldName("workflow");
+      if (c.workflow() == null) {
+        g.writeNull();
+      } else {
+        DetailEntry.Workflow w = c.workflow();
+        g.writeStartObject();
+        str(g, "run_id", w.runId());
+        str(g, "task_id", w.taskId());
+        str(g, "status", w.status());
+        num(g, "duration_ms", w.durationMs());
+        num(g, "total_tokens", w.totalTokens());
+        g.writeArrayFieldStart("agents");
+        for (DetailEntry.WorkflowAgent a : w.agents()) {
+          g.writeStartObject();
+          str(g, "agent_id", a.agentId());
+          str(g, "type", a.type());
+          str(g, "description", a.description());
+          str(g, "status", a.status());
+          num(g, "duration_ms", a.durationMs());
+          num(g, "total_tokens", a.totalTokens());
+          g.writeEndObject();
+        }
+        g.writeEndArray();
+        g.writeEndObject();
+      }
+    } else if (e instanceof DetailEntry.Summary s) {
+      str(g, "type", "summary");
+      str(g, "id", s.id());
+      str(g, "text", s.text());
+      str(g, "leaf_uuid", s.leafUuid());
+    }
+    g.writeEndObject();
+  }
+
+  private static void str(JsonGenerator g, String name, String value) throws IOException {
+    if (value == null) {
+      g.writeNullField(name);
+    } else {
+      g.writeStringField(name, value);
+    }
+  }
+
+  private static void num(JsonGenerator g, String name, Long value) throws IOException {
+    if (value == null) {
+      g.writeNullField(name);
+    } else {
+      g.writeNumberField(name, value);
+    }
+  }
+}

@@ -1,0 +1,78 @@
+package dev.agentdesk.transcripts.store;
+
+import dev.agentdesk.transcripts.TranscriptException;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Versioned schema: applies the dialect's scripts past the recorded version, each in its own transaction. */
+final class Migrations {
+  private Migrations() {}
+
+  static int migrate(Connection c, SqlDialect dialect) throws SQLException {
+    try (Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)");
+    }
+    int current = 0;
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT MAX(version) FROM schema_migrations")) {
+      if (rs.next()) {
+        current = rs.getInt(1);
+      }
+    }
+    List<String> scripts = dialect.migrations();
+    if (current > scripts.size()) {
+      throw new TranscriptException(TranscriptException.Reason.SCHEMA_TOO_NEW, "the database is at schema version "
+          + current + " but this agentdesk knows only up to " + scripts.size() + "; use a newer agentdesk");
+    }
+    boolean auto = c.getAutoCommit();
+    c.setAutoCommit(false);
+    try {
+      for (int v = current; v < scripts.size(); v++) {
+        try (Statement s = c.createStatement()) {
+          for (String stmt : statements(scripts.get(v))) {
+            s.execute(stmt);
+          }
+          s.execute("INSERT INTO schema_migrations(version, applied_at) VALUES (" + (v + 1) + ", '"
+              + Instant.now() + "')");
+        }
+        c.commit();
+      }
+    } catch (SQLException | RuntimeException e) {
+      c.rollback();
+      throw e;
+    } finally {
+      c.setAutoCommit(auto);
+    }
+    return scripts.size();
+  }
+
+  /** Splits a script into statements; trigger bodies (BEGIN ... END;) stay whole. */
+  static List<String> statements(String script) {
+    List<String> out = new ArrayList<>();
+    StringBuilder cur = new StringBuilder();
+    boolean inBody = false;
+    for (String line : script.split("\n")) {
+      String t = line.strip();
+      if (t.isEmpty()) {
+        continue;
+      }
+      cur.append(line).append('\n');
+      if (!inBody && t.endsWith(" BEGIN")) {
+        inBody = true;
+      } else if (inBody ? t.equals("END;") : t.endsWith(";")) {
+        inBody = false;
+        String stmt = cur.toString().strip();
+        out.add(stmt.substring(0, stmt.length() - 1));
+        cur.setLength(0);
+      }
+    }
+    if (!cur.toString().isBlank()) {
+      out.add(cur.toString().strip());
+    }
+    return out;
+  }
+}

@@ -1,0 +1,105 @@
+package dev.agentdesk.transcripts.store;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/** SQLite: WAL journal, FTS5 external-content index kept in step by triggers. */
+final class SqliteDialect implements SqlDialect {
+
+  @Override
+  public void configure(Connection c) throws SQLException {
+    try (Statement s = c.createStatement()) {
+      s.execute("PRAGMA journal_mode=WAL");
+      s.execute("PRAGMA synchronous=NORMAL");
+      s.execute("PRAGMA busy_timeout=10000");
+      s.execute("PRAGMA cache_size=-65536");
+      s.execute("PRAGMA temp_store=MEMORY");
+    }
+  }
+
+  @Override
+  public List<String> migrations() {
+    return List.of(V1);
+  }
+
+  @Override
+  public String searchSql() {
+    return "SELECT d.session_id, d.kind, d.ref, snippet(search_fts, 0, '[', ']', '…', 16) AS snippet,"
+        + " bm25(search_fts) AS rank FROM search_fts JOIN search_docs d ON d.id = search_fts.rowid"
+        + " WHERE search_fts MATCH ? ORDER BY rank LIMIT ?";
+  }
+
+  @Override
+  public String matchExpression(List<String> words) {
+    // Every word is a quoted phrase, so user punctuation is never FTS syntax; words are ANDed.
+    return words.stream().map(w -> "\"" + w.replace("\"", "\"\"") + "\"").collect(Collectors.joining(" "));
+  }
+
+  private static final String V1 = """
+      CREATE TABLE sessions (
+        id TEXT PRIMARY KEY, source TEXT NOT NULL, title TEXT, title_rank INTEGER NOT NULL, first_prompt TEXT,
+        project TEXT, cwd TEXT, git_branch TEXT, version TEXT, started_at TEXT, ended_at TEXT,
+        message_count INTEGER NOT NULL, count_mode TEXT NOT NULL, source_file TEXT, parent_session_id TEXT);
+      CREATE INDEX sessions_by_end ON sessions(ended_at);
+      CREATE TABLE messages (
+        session_id TEXT NOT NULL, uuid TEXT NOT NULL, parent_uuid TEXT, ordinal INTEGER NOT NULL, timestamp TEXT,
+        role TEXT NOT NULL, text TEXT, content_type TEXT NOT NULL, is_meta INTEGER NOT NULL,
+        visibility TEXT NOT NULL, model TEXT, is_sidechain INTEGER NOT NULL, agent_id TEXT, response_id TEXT,
+        has_usage INTEGER NOT NULL, input_tokens INTEGER NOT NULL, output_tokens INTEGER NOT NULL,
+        cache_read_tokens INTEGER NOT NULL, cache_creation_tokens INTEGER NOT NULL,
+        PRIMARY KEY (session_id, uuid)) WITHOUT ROWID;
+      CREATE INDEX messages_with_usage ON messages(has_usage) WHERE has_usage = 1;
+      CREATE TABLE tool_calls (
+        session_id TEXT NOT NULL, id TEXT NOT NULL, message_uuid TEXT, ordinal INTEGER NOT NULL, timestamp TEXT,
+        name TEXT, presentation TEXT NOT NULL, input_json TEXT, file_path TEXT,
+        PRIMARY KEY (session_id, id)) WITHOUT ROWID;
+      CREATE TABLE tool_results (
+        session_id TEXT NOT NULL, tool_use_id TEXT NOT NULL, ordinal INTEGER NOT NULL, timestamp TEXT,
+        content TEXT, is_error INTEGER NOT NULL,
+        PRIMARY KEY (session_id, tool_use_id)) WITHOUT ROWID;
+      CREATE TABLE summaries (
+        session_id TEXT NOT NULL, id TEXT NOT NULL, ordinal INTEGER NOT NULL, text TEXT, leaf_uuid TEXT,
+        PRIMARY KEY (session_id, id)) WITHOUT ROWID;
+      CREATE TABLE subagents (
+        session_id TEXT NOT NULL, agent_id TEXT NOT NULL, parent_tool_call_id TEXT, type TEXT, description TEXT,
+        duration_ms INTEGER, total_tokens INTEGER, agent_session_id TEXT,
+        PRIMARY KEY (session_id, agent_id)) WITHOUT ROWID;
+      CREATE TABLE workflows (
+        session_id TEXT NOT NULL, run_id TEXT NOT NULL, parent_tool_call_id TEXT, task_id TEXT, status TEXT,
+        duration_ms INTEGER, total_tokens INTEGER,
+        PRIMARY KEY (session_id, run_id)) WITHOUT ROWID;
+      CREATE TABLE workflow_agents (
+        session_id TEXT NOT NULL, run_id TEXT NOT NULL, agent_id TEXT NOT NULL, type TEXT, description TEXT,
+        status TEXT, duration_ms INTEGER, total_tokens INTEGER,
+        PRIMARY KEY (session_id, run_id, agent_id)) WITHOUT ROWID;
+      CREATE TABLE turn_durations (
+        session_id TEXT NOT NULL, uuid TEXT NOT NULL, ordinal INTEGER NOT NULL, timestamp TEXT,
+        duration_ms INTEGER NOT NULL,
+        PRIMARY KEY (session_id, uuid)) WITHOUT ROWID;
+      CREATE TABLE cursors (
+        path TEXT PRIMARY KEY, provider TEXT NOT NULL, session_id TEXT NOT NULL, file_key TEXT NOT NULL,
+        byte_offset INTEGER NOT NULL, line INTEGER NOT NULL, head_hash TEXT NOT NULL, state TEXT,
+        updated_at TEXT NOT NULL);
+      CREATE INDEX cursors_by_session ON cursors(session_id);
+      CREATE TABLE import_problems (
+        path TEXT NOT NULL, line INTEGER NOT NULL, reason TEXT NOT NULL, PRIMARY KEY (path, line));
+      CREATE TABLE search_docs (
+        id INTEGER PRIMARY KEY, session_id TEXT NOT NULL, kind TEXT NOT NULL, ref TEXT NOT NULL, body TEXT NOT NULL,
+        UNIQUE (session_id, kind, ref));
+      CREATE VIRTUAL TABLE search_fts USING fts5(body, content='search_docs', content_rowid='id',
+        tokenize='unicode61 remove_diacritics 2');
+      CREATE TRIGGER search_docs_ai AFTER INSERT ON search_docs BEGIN
+        INSERT INTO search_fts(rowid, body) VALUES (new.id, new.body);
+      END;
+      CREATE TRIGGER search_docs_ad AFTER DELETE ON search_docs BEGIN
+        INSERT INTO search_fts(search_fts, rowid, body) VALUES ('delete', old.id, old.body);
+      END;
+      CREATE TRIGGER search_docs_au AFTER UPDATE ON search_docs BEGIN
+        INSERT INTO search_fts(search_fts, rowid, body) VALUES ('delete', old.id, old.body);
+        INSERT INTO search_fts(rowid, body) VALUES (new.id, new.body);
+      END;
+      """;
+}

@@ -1,0 +1,335 @@
+package dev.agentdesk.transcripts.store;
+
+import dev.agentdesk.transcripts.LineProblem;
+import dev.agentdesk.transcripts.Page;
+import dev.agentdesk.transcripts.SearchHit;
+import dev.agentdesk.transcripts.SessionQuery;
+import dev.agentdesk.transcripts.SessionSummary;
+import dev.agentdesk.transcripts.TranscriptException;
+import dev.agentdesk.transcripts.TranscriptException.Reason;
+import dev.agentdesk.transcripts.adapter.Cursor;
+import dev.agentdesk.transcripts.adapter.ParseResult;
+import dev.agentdesk.transcripts.adapter.SourceUnit;
+import dev.agentdesk.transcripts.assemble.TableRows;
+import dev.agentdesk.transcripts.records.CountMode;
+import dev.agentdesk.transcripts.records.MessageRecord;
+import dev.agentdesk.transcripts.records.SessionRecord;
+import dev.agentdesk.transcripts.records.TokenUsage;
+import dev.agentdesk.transcripts.records.Visibility;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Persistence of records and cursors over JDBC. Each {@link #writeBatch} is one transaction that
+ * holds the batch's records and the cursor that follows them, so a crash never leaves records
+ * without their cursor or the reverse. Not thread-safe: one writer at a time.
+ */
+public final class TranscriptStore implements AutoCloseable {
+  private final Connection c;
+  private final SqlDialect dialect;
+
+  private TranscriptStore(Connection c, SqlDialect dialect) {
+    this.c = c;
+    this.dialect = dialect;
+  }
+
+  /** Opens (creating and migrating) the SQLite database {@code file}. */
+  public static TranscriptStore openSqlite(Path file) {
+    try {
+      Path parent = file.toAbsolutePath().getParent();
+      if (parent != null) {
+        Files.createDirectories(parent);
+      }
+    } catch (IOException e) {
+      throw new TranscriptException(Reason.STORE_FAILURE, "cannot create the directory of " + file + ": " + e, e);
+    }
+    return open("jdbc:sqlite:" + file.toAbsolutePath());
+  }
+
+  /** Opens a database by JDBC URL; this build supports {@code jdbc:sqlite:}. */
+  public static TranscriptStore open(String jdbcUrl) {
+    if (!jdbcUrl.startsWith("jdbc:sqlite:")) {
+      throw new TranscriptException(Reason.UNSUPPORTED_DATABASE,
+          "unsupported database URL " + jdbcUrl + " (this build stores history in SQLite: jdbc:sqlite:FILE)");
+    }
+    SqlDialect dialect = new SqliteDialect();
+    try {
+      Connection c = DriverManager.getConnection(jdbcUrl);
+      try {
+        dialect.configure(c);
+        Migrations.migrate(c, dialect);
+        return new TranscriptStore(c, dialect);
+      } catch (SQLException | RuntimeException e) {
+        c.close();
+        throw e;
+      }
+    } catch (SQLException e) {
+      throw new TranscriptException(Reason.STORE_FAILURE, "cannot open " + jdbcUrl + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The stored cursor of {@code file}, if it was imported before. */
+  public Optional<Cursor> cursor(Path file) {
+    return query("SELECT file_key, byte_offset, line, head_hash, state FROM cursors WHERE path = ?",
+        List.of(key(file)), rs -> new Cursor(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getString(4),
+            rs.getString(5))).stream().findFirst();
+  }
+
+  /** The file whose records make up {@code sessionId}, if any. */
+  public Optional<String> sessionOwner(String sessionId) {
+    return query("SELECT path FROM cursors WHERE session_id = ?", List.of(sessionId), rs -> rs.getString(1))
+        .stream().findFirst();
+  }
+
+  /** Writes one parse result and its cursor in a single transaction. */
+  public void writeBatch(SourceUnit unit, ParseResult result) {
+    try {
+      c.setAutoCommit(false);
+      try (RecordWriter w = new RecordWriter(c, this)) {
+        w.write(result.records());
+        Cursor n = result.next();
+        try (PreparedStatement p = c.prepareStatement(RecordWriter.upsert("cursors", List.of("path"), "provider",
+            "session_id", "file_key", "byte_offset", "line", "head_hash", "state", "updated_at"))) {
+          p.setString(1, key(unit.file()));
+          p.setString(2, unit.provider().id());
+          p.setString(3, unit.sessionId());
+          p.setString(4, n.fileKey());
+          p.setLong(5, n.offset());
+          p.setLong(6, n.line());
+          p.setString(7, n.headHash());
+          p.setString(8, n.state());
+          p.setString(9, Instant.now().toString());
+          p.executeUpdate();
+        }
+        for (LineProblem problem : result.problems()) {
+          try (PreparedStatement p = c.prepareStatement(RecordWriter.upsert("import_problems",
+              List.of("path", "line"), "reason"))) {
+            p.setString(1, key(unit.file()));
+            p.setLong(2, problem.line());
+            p.setString(3, problem.reason());
+            p.executeUpdate();
+          }
+        }
+      }
+      c.commit();
+    } catch (SQLException | RuntimeException e) {
+      rollbackQuietly(e);
+      throw new TranscriptException(Reason.STORE_FAILURE, "cannot store " + unit.file() + ": " + e.getMessage(), e);
+    } finally {
+      try {
+        c.setAutoCommit(true);
+      } catch (SQLException ignored) {
+        // the connection is unusable; the next call reports it
+      }
+    }
+  }
+
+  private void rollbackQuietly(Exception cause) {
+    try {
+      c.rollback();
+    } catch (SQLException e) {
+      cause.addSuppressed(e);
+    }
+  }
+
+  Optional<SessionRecord> readSession(Connection conn, String id) throws SQLException {
+    try (PreparedStatement p = conn.prepareStatement("SELECT * FROM sessions WHERE id = ?")) {
+      p.setString(1, id);
+      try (ResultSet rs = p.executeQuery()) {
+        if (!rs.next()) {
+          return Optional.empty();
+        }
+        return Optional.of(new SessionRecord(rs.getString("id"), rs.getString("source"), rs.getString("title"),
+            rs.getInt("title_rank"), rs.getString("first_prompt"), rs.getString("project"), rs.getString("cwd"),
+            rs.getString("git_branch"), rs.getString("version"), rs.getString("started_at"),
+            rs.getString("ended_at"), rs.getLong("message_count"), CountMode.valueOf(rs.getString("count_mode")),
+            rs.getString("source_file"), rs.getString("parent_session_id")));
+      }
+    }
+  }
+
+  /** Every stored row of the session, table by table, for the assembler's row adapter. */
+  public Optional<TableRows> sessionRows(String sessionId) {
+    Map<String, List<Map<String, Object>>> tables = new LinkedHashMap<>();
+    List<Map<String, Object>> session = rows("SELECT * FROM sessions WHERE id = ?", sessionId);
+    if (session.isEmpty()) {
+      return Optional.empty();
+    }
+    tables.put("sessions", session);
+    for (String table : RecordWriter.SESSION_TABLES) {
+      if (!table.equals("search_docs")) {
+        tables.put(table, rows("SELECT * FROM " + table + " WHERE session_id = ?", sessionId));
+      }
+    }
+    return Optional.of(new TableRows(tables));
+  }
+
+  /** Session ids that start with {@code prefix} (for short ids typed by a person). */
+  public List<String> sessionIdsStartingWith(String prefix, int limit) {
+    String escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
+    return query("SELECT id FROM sessions WHERE id LIKE ? ESCAPE '\\' ORDER BY id LIMIT " + limit,
+        List.of(escaped + "%"), rs -> rs.getString(1));
+  }
+
+  public Page<SessionSummary> sessions(SessionQuery q) {
+    StringBuilder where = new StringBuilder(" WHERE 1 = 1");
+    List<Object> args = new ArrayList<>();
+    if (q.provider() != null) {
+      where.append(" AND source = ?");
+      args.add(q.provider().id());
+    }
+    if (q.project() != null) {
+      where.append(" AND project = ?");
+      args.add(q.project());
+    }
+    if (q.since() != null) {
+      where.append(" AND ended_at >= ?");
+      args.add(q.since());
+    }
+    if (!q.includeSubagents()) {
+      where.append(" AND parent_session_id IS NULL");
+    }
+    long total = query("SELECT COUNT(*) FROM sessions" + where, args, rs -> rs.getLong(1)).get(0);
+    List<Object> pageArgs = new ArrayList<>(args);
+    pageArgs.add((long) q.limit());
+    pageArgs.add((long) q.offset());
+    List<SessionSummary> items = query("SELECT id, source, COALESCE(title, first_prompt), project, cwd, git_branch,"
+        + " started_at, ended_at, message_count, parent_session_id FROM sessions" + where
+        + " ORDER BY ended_at DESC, id LIMIT ? OFFSET ?", pageArgs, rs -> new SessionSummary(rs.getString(1),
+            rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6), rs.getString(7),
+            rs.getString(8), rs.getLong(9), rs.getString(10)));
+    return new Page<>(items, total, q.offset());
+  }
+
+  private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}_]+(?:[.\\-'][\\p{L}\\p{N}_]+)*");
+
+  /** Ranked full-text matches over visible message text, tool inputs and tool outputs. */
+  public List<SearchHit> search(String text, int limit) {
+    List<String> words = new ArrayList<>();
+    Matcher m = WORD.matcher(text);
+    while (m.find()) {
+      words.add(m.group());
+    }
+    if (words.isEmpty()) {
+      throw new TranscriptException(Reason.BAD_QUERY, "the query '" + text + "' has no words to search for");
+    }
+    List<SearchHit> raw = query(dialect.searchSql(), List.of(dialect.matchExpression(words), (long) limit),
+        rs -> new SearchHit(rs.getString(1), null, rs.getString(2), rs.getString(3), rs.getString(4),
+            rs.getDouble(5)));
+    List<SearchHit> out = new ArrayList<>(raw.size());
+    Map<String, String> titles = new LinkedHashMap<>();
+    for (SearchHit h : raw) {
+      String title = titles.computeIfAbsent(h.sessionId(), id -> query(
+          "SELECT COALESCE(title, first_prompt) FROM sessions WHERE id = ?", List.of(id), rs -> rs.getString(1))
+          .stream().findFirst().orElse(null));
+      out.add(new SearchHit(h.sessionId(), title, h.kind(), h.ref(), h.snippet(), h.rank()));
+    }
+    return out;
+  }
+
+  /**
+   * Streams every message that carries usage (only the columns usage needs) to {@code sink}. The
+   * caller decides how responses are counted.
+   */
+  public void forEachUsageMessage(Consumer<MessageRecord> sink) {
+    try (PreparedStatement p = c.prepareStatement("SELECT session_id, uuid, ordinal, timestamp, model, response_id,"
+        + " input_tokens, output_tokens, cache_read_tokens, cache_creation_tokens FROM messages WHERE has_usage = 1")) {
+      try (ResultSet rs = p.executeQuery()) {
+        while (rs.next()) {
+          sink.accept(new MessageRecord(rs.getString(1), rs.getString(2), null, rs.getLong(3), rs.getString(4),
+              "assistant", null, "usage", false, Visibility.HIDDEN, rs.getString(5), false, null, rs.getString(6),
+              new TokenUsage(rs.getLong(7), rs.getLong(8), rs.getLong(9), rs.getLong(10))));
+        }
+      }
+    } catch (SQLException e) {
+      throw new TranscriptException(Reason.STORE_FAILURE, "cannot read usage: " + e.getMessage(), e);
+    }
+  }
+
+  /** Problems recorded for lines that were skipped, most recent files first. */
+  public List<LineProblem> problems(int limit) {
+    return query("SELECT path, line, reason FROM import_problems ORDER BY path, line LIMIT " + limit, List.of(),
+        rs -> new LineProblem(rs.getString(1), rs.getLong(2), rs.getString(3)));
+  }
+
+  private static String key(Path file) {
+    return file.toAbsolutePath().normalize().toString();
+  }
+
+  private interface RowMapper<T> {
+    T map(ResultSet rs) throws SQLException;
+  }
+
+  private <T> List<T> query(String sql, List<?> args, RowMapper<T> mapper) {
+    try (PreparedStatement p = c.prepareStatement(sql)) {
+      for (int i = 0; i < args.size(); i++) {
+        Object a = args.get(i);
+        if (a instanceof Long l) {
+          p.setLong(i + 1, l);
+        } else {
+          p.setString(i + 1, (String) a);
+        }
+      }
+      List<T> out = new ArrayList<>();
+      try (ResultSet rs = p.executeQuery()) {
+        while (rs.next()) {
+          out.add(mapper.map(rs));
+        }
+      }
+      return out;
+    } catch (SQLException e) {
+      String msg = e.getMessage() == null ? "" : e.getMessage();
+      if (msg.toLowerCase(Locale.ROOT).contains("fts5")) {
+        throw new TranscriptException(Reason.BAD_QUERY, "the search engine rejected the query: " + msg, e);
+      }
+      throw new TranscriptException(Reason.STORE_FAILURE, "database query failed: " + msg, e);
+    }
+  }
+
+  private List<Map<String, Object>> rows(String sql, String arg) {
+    try (PreparedStatement p = c.prepareStatement(sql)) {
+      p.setString(1, arg);
+      List<Map<String, Object>> out = new ArrayList<>();
+      try (ResultSet rs = p.executeQuery()) {
+        ResultSetMetaData md = rs.getMetaData();
+        while (rs.next()) {
+          Map<String, Object> row = new LinkedHashMap<>();
+          for (int i = 1; i <= md.getColumnCount(); i++) {
+            Object v = rs.getObject(i);
+            row.put(md.getColumnLabel(i).toLowerCase(Locale.ROOT), v instanceof Integer n ? (Object) n.longValue() : v);
+          }
+          out.add(row);
+        }
+      }
+      return out;
+    } catch (SQLException e) {
+      throw new TranscriptException(Reason.STORE_FAILURE, "database query failed: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      c.close();
+    } catch (SQLException e) {
+      throw new TranscriptException(Reason.STORE_FAILURE, "cannot close the database: " + e.getMessage(), e);
+    }
+  }
+}

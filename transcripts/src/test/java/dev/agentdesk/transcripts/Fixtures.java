@@ -1,0 +1,37 @@
+package dev.agentdesk.transcripts;
+
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+
+/** The project's own real-format fixtures (src/test/resources/fixtures). */
+final class Fixtures {
+  private Fixtures() {}
+
+  static Path root() {
+    try {
+      return Path.of(Fixtures.class.getResource("/fixtures").toURI());
+    } catch (URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  static Path claudeProject() {
+    return root().resolve("claude/projects/-home-dev-demo");
+  }
+
+  static Path claudeMain() {
+    return claudeProject().resolve("5f0c1a2e-0000-4000-8000-000000000001.jsonl");
+  }
+
+  static Path claudeFork() {
+    return claudeProject().resolve("5f0c1a2e-0000-4000-8000-000000000002.jsonl");
+  }
+
+  static Path claudeLive() {
+    return claudeProject().resolve("5f0c1a2e-0000-4000-8000-000000000003.jsonl");
+  }
+
+  static Path claudeSubagent() {
+    return claudeProject().resolve("5f0c1a2e-0000-4000-8000-000000000001/subagents/agent-b7e1.jsonl");
+  }
+}

@@ -1,0 +1,134 @@
+package dev.agentdesk.transcripts;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentdesk.transcripts.assemble.DetailJson;
+import dev.agentdesk.transcripts.index.Importer;
+import dev.agentdesk.transcripts.records.MessageRecord;
+import dev.agentdesk.transcripts.records.ToolCallRecord;
+import dev.agentdesk.transcripts.records.ToolResultRecord;
+import dev.agentdesk.transcripts.records.TranscriptRecord;
+import dev.agentdesk.transcripts.records.Visibility;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** The invariants every transcript file must satisfy, checked end to end with a real SQLite file. */
+final class Invariants {
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  private Invariants() {}
+
+  /** Runs every invariant on {@code file}, using {@code work} for databases and copies. */
+  static void check(Provider provider, Path file, Path work) throws IOException {
+    Transcripts.FreshParse fresh = Transcripts.parse(provider, file);
+    String freshJson = DetailJson.write(fresh.detail());
+
+    // fresh-parse detail == persisted detail, byte for byte
+    Path db = work.resolve("once.db");
+    String sessionId = fresh.unit().sessionId();
+    try (TranscriptHistory h = TranscriptHistory.open(db)) {
+      h.importFrom(List.of(new Importer.Root(provider, file)), ImportListener.NONE);
+      assertThat(DetailJson.write(h.detail(sessionId))).as("persisted detail of %s", file).isEqualTo(freshJson);
+      // importing twice == importing once
+      ImportReport again = h.importFrom(List.of(new Importer.Root(provider, file)), ImportListener.NONE);
+      assertThat(again.bytesRead()).isZero();
+      assertThat(DetailJson.write(h.detail(sessionId))).as("detail after a second import").isEqualTo(freshJson);
+    }
+
+    // importing the file in appended pieces == importing it whole
+    byte[] all = Files.readAllBytes(file);
+    for (int pieces : new int[] {2, 3, 7}) {
+      Path dir = work.resolve("pieces" + pieces);
+      Files.createDirectories(dir);
+      // Keep the last directories of the path: the adapter derives parent sessions from them.
+      Path tail = file.subpath(Math.max(0, file.getNameCount() - 4), file.getNameCount());
+      Path copy = dir.resolve(tail.toString());
+      Files.createDirectories(copy.getParent());
+      Files.deleteIfExists(copy);
+      Files.createFile(copy);
+      try (TranscriptHistory h = TranscriptHistory.open(dir.resolve("pieces.db"))) {
+        for (int i = 1; i <= pieces; i++) {
+          int from = (int) ((long) all.length * (i - 1) / pieces);
+          int to = (int) ((long) all.length * i / pieces);
+          try (OutputStream out = Files.newOutputStream(copy, StandardOpenOption.APPEND)) {
+            out.write(all, from, to - from);
+          }
+          h.importFrom(List.of(new Importer.Root(provider, copy)), ImportListener.NONE);
+        }
+        String piecewise = DetailJson.write(h.detail(sessionId));
+        assertThat(piecewise).as("%s imported in %d pieces", file, pieces).isEqualTo(freshJson);
+      }
+    }
+
+    JsonNode detail = MAPPER.readTree(freshJson);
+    // no hidden envelope text in any detail
+    for (TranscriptRecord r : fresh.records()) {
+      if (r instanceof MessageRecord m && m.visibility() == Visibility.HIDDEN && m.text() != null
+          && !m.text().isBlank()) {
+        assertThat(freshJson).as("hidden text of %s leaks into the detail", m.uuid())
+            .doesNotContain(MAPPER.writeValueAsString(m.text().strip()).replaceAll("^\"|\"$", ""));
+      }
+    }
+    // every completed tool call has its result attached
+    Set<String> calls = new HashSet<>();
+    Set<String> completed = new HashSet<>();
+    for (TranscriptRecord r : fresh.records()) {
+      if (r instanceof ToolCallRecord c) {
+        calls.add(c.id());
+      } else if (r instanceof ToolResultRecord t) {
+        completed.add(t.toolUseId());
+      }
+    }
+    for (JsonNode e : detail.get("entries")) {
+      if ("tool_call".equals(e.get("type").asText()) && completed.contains(e.get("id").asText())) {
+        assertThat(e.get("result").isNull()).as("result of call %s", e.get("id")).isFalse();
+      }
+    }
+    completed.retainAll(calls);
+    long attached = 0;
+    for (JsonNode e : detail.get("entries")) {
+      if ("tool_call".equals(e.get("type").asText()) && completed.contains(e.get("id").asText())) {
+        attached++;
+      }
+    }
+    assertThat(attached).isEqualTo(completed.size());
+
+    // usage equals the once-per-response sum (computed here independently: last record per
+    // identity, then per response the copy with the largest output)
+    Map<String, MessageRecord> byUuid = new HashMap<>();
+    for (TranscriptRecord r : fresh.records()) {
+      if (r instanceof MessageRecord m) {
+        byUuid.put(m.uuid(), m);
+      }
+    }
+    Map<String, long[]> perResponse = new HashMap<>();
+    for (MessageRecord m : byUuid.values()) {
+      if (m.usage() == null) {
+        continue;
+      }
+      String key = m.responseId() != null ? m.responseId() : "uuid:" + m.uuid();
+      long[] u = new long[] {m.usage().input(), m.usage().output(), m.usage().cacheRead(), m.usage().cacheCreation()};
+      perResponse.merge(key, u, (a, b) -> a[1] >= b[1] ? a : b);
+    }
+    long[] sum = new long[4];
+    perResponse.values().forEach(u -> {
+      for (int i = 0; i < 4; i++) {
+        sum[i] += u[i];
+      }
+    });
+    JsonNode usage = detail.get("session").get("usage");
+    assertThat(new long[] {usage.get("input_tokens").asLong(), usage.get("output_tokens").asLong(),
+        usage.get("cache_read_tokens").asLong(), usage.get("cache_creation_tokens").asLong()})
+        .as("usage of %s", file).containsExactly(sum);
+  }
+}
