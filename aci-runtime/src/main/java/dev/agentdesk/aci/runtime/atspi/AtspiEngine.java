@@ -1,6 +1,6 @@
 package dev.agentdesk.aci.runtime.atspi;
 
-import dev.agentdesk.aci.runtime.atspi.StructuredObservationException.Reason;
+import dev.agentdesk.aci.runtime.atspi.StructuredObservationException.Kind;
 import dev.agentdesk.aci.runtime.atspi.internal.A11yBus;
 import dev.agentdesk.aci.runtime.atspi.internal.BusCallException;
 import dev.agentdesk.aci.runtime.atspi.internal.BusLocator;
@@ -88,7 +88,7 @@ public final class AtspiEngine implements AutoCloseable {
       return bus;
     } catch (TimeoutException e) {
       connecting.thenAccept(A11yBus::close);
-      throw new StructuredObservationException(Reason.TIMEOUT,
+      throw new StructuredObservationException(Kind.TIMEOUT,
           StructuredObservationException.OBSERVE_FAILED_PREFIX
               + "AT-SPI bus unavailable: connecting timed out after "
               + TimeUnit.NANOSECONDS.toMillis(waitNanos) + "ms");

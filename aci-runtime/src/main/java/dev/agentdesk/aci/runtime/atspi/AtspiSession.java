@@ -1,7 +1,7 @@
 package dev.agentdesk.aci.runtime.atspi;
 
 import dev.agentdesk.aci.runtime.atspi.Observation.TreeForm;
-import dev.agentdesk.aci.runtime.atspi.StructuredObservationException.Reason;
+import dev.agentdesk.aci.runtime.atspi.StructuredObservationException.Kind;
 import dev.agentdesk.aci.runtime.atspi.internal.A11yBus;
 import dev.agentdesk.aci.runtime.atspi.internal.AtspiStates;
 import dev.agentdesk.aci.runtime.atspi.internal.BusCallException;
@@ -55,13 +55,13 @@ final class AtspiSession implements StructuredObserver {
         engine.dropConnection(bus);
         throw StructuredObservationException.busUnavailable(e.getMessage(), e);
       }
-      Reason reason = e.kind() == BusCallException.Kind.TIMEOUT ? Reason.TIMEOUT
-          : Reason.BUS_UNAVAILABLE;
+      Kind reason = e.kind() == BusCallException.Kind.TIMEOUT ? Kind.TIMEOUT
+          : Kind.BUS_UNAVAILABLE;
       throw new StructuredObservationException(reason,
           StructuredObservationException.OBSERVE_FAILED_PREFIX + e.getMessage(), e);
     }
     if (System.nanoTime() > requestDeadline) {
-      throw new StructuredObservationException(Reason.TIMEOUT,
+      throw new StructuredObservationException(Kind.TIMEOUT,
           StructuredObservationException.OBSERVE_FAILED_PREFIX
               + "structured observation timed out after " + limits.request().toSeconds()
               + "s (settle + walk)");
@@ -169,14 +169,14 @@ final class AtspiSession implements StructuredObserver {
       BusCallException e, A11yBus bus) {
     return switch (e.kind()) {
       case GONE -> notLive(ref);
-      case TIMEOUT -> new StructuredObservationException(Reason.TIMEOUT,
+      case TIMEOUT -> new StructuredObservationException(Kind.TIMEOUT,
           verb + " " + ref + " failed: " + e.getMessage());
       case DISCONNECTED -> {
         engine.dropConnection(bus);
-        yield new StructuredObservationException(Reason.BUS_UNAVAILABLE,
+        yield new StructuredObservationException(Kind.BUS_UNAVAILABLE,
             verb + " " + ref + " failed: AT-SPI bus unavailable: " + e.getMessage());
       }
-      default -> new StructuredObservationException(Reason.VERB_FAILED,
+      default -> new StructuredObservationException(Kind.VERB_FAILED,
           verb + " " + ref + " failed: " + e.getMessage());
     };
   }
@@ -211,7 +211,7 @@ final class AtspiSession implements StructuredObserver {
         names.add(s.isEmpty() ? "" : Decode.string(s.get(0)));
       }
       if (names.isEmpty()) {
-        throw new StructuredObservationException(Reason.VERB_FAILED,
+        throw new StructuredObservationException(Kind.VERB_FAILED,
             verb + " " + ref + " failed: the element has no actions");
       }
       int index = 0;
@@ -223,7 +223,7 @@ final class AtspiSession implements StructuredObserver {
           }
         }
         if (index < 0) {
-          throw new StructuredObservationException(Reason.VERB_FAILED, verb + " " + ref
+          throw new StructuredObservationException(Kind.VERB_FAILED, verb + " " + ref
               + " failed: no action named \"" + action + "\" (available: "
               + String.join(", ", names) + ")");
         }
@@ -231,7 +231,7 @@ final class AtspiSession implements StructuredObserver {
       Object[] done = bus.call(verbTimeoutMs(), e.busName(), e.path(), "org.a11y.atspi.Action",
           "DoAction", "i", index);
       if (done.length > 0 && !Decode.bool(done[0])) {
-        throw new StructuredObservationException(Reason.VERB_FAILED, verb + " " + ref
+        throw new StructuredObservationException(Kind.VERB_FAILED, verb + " " + ref
             + " failed: the application refused action \"" + names.get(index) + "\"");
       }
     } catch (BusCallException ex) {
@@ -243,7 +243,7 @@ final class AtspiSession implements StructuredObserver {
   public synchronized void setValue(String ref, String value) {
     String verb = "set_value";
     if (value == null) {
-      throw new StructuredObservationException(Reason.BAD_REQUEST,
+      throw new StructuredObservationException(Kind.BAD_REQUEST,
           "set_value requires `text` (the new value)");
     }
     AtspiElement e = resolve(ref);
@@ -256,7 +256,7 @@ final class AtspiSession implements StructuredObserver {
         Object[] ok = bus.call(verbTimeoutMs(), e.busName(), e.path(),
             "org.a11y.atspi.EditableText", "SetTextContents", "s", value);
         if (ok.length > 0 && !Decode.bool(ok[0])) {
-          throw new StructuredObservationException(Reason.VERB_FAILED,
+          throw new StructuredObservationException(Kind.VERB_FAILED,
               verb + " " + ref + " failed: the application rejected the text");
         }
       } else if (ifaces.contains("org.a11y.atspi.Value")) {
@@ -264,17 +264,17 @@ final class AtspiSession implements StructuredObserver {
         try {
           number = Double.parseDouble(value.trim());
         } catch (NumberFormatException nfe) {
-          throw new StructuredObservationException(Reason.VERB_FAILED, verb + " " + ref
+          throw new StructuredObservationException(Kind.VERB_FAILED, verb + " " + ref
               + " failed: \"" + value + "\" is not a number (the element takes a numeric Value)");
         }
         if (!Double.isFinite(number)) {
-          throw new StructuredObservationException(Reason.VERB_FAILED, verb + " " + ref
+          throw new StructuredObservationException(Kind.VERB_FAILED, verb + " " + ref
               + " failed: \"" + value + "\" is not a finite number");
         }
         bus.call(verbTimeoutMs(), e.busName(), e.path(), A11yBus.PROPERTIES, "Set", "ssv",
             "org.a11y.atspi.Value", "CurrentValue", new Variant<>(number));
       } else {
-        throw new StructuredObservationException(Reason.VERB_FAILED, verb + " " + ref
+        throw new StructuredObservationException(Kind.VERB_FAILED, verb + " " + ref
             + " failed: the element has neither EditableText nor Value (role " + e.role() + ")");
       }
     } catch (BusCallException ex) {
@@ -304,7 +304,7 @@ final class AtspiSession implements StructuredObserver {
     }
     if (!box.usable() || box.x() + box.w() <= 0 || box.y() + box.h() <= 0
         || box.x() >= screenW || box.y() >= screenH) {
-      throw new StructuredObservationException(Reason.NO_BOUNDS, "element_ref " + ref
+      throw new StructuredObservationException(Kind.NO_BOUNDS, "element_ref " + ref
           + " has no usable on-screen bounds; re-observe, or use invoke_action / set_value on it");
     }
     return box.centreClippedTo(screenW, screenH);

@@ -1,6 +1,6 @@
 package dev.agentdesk.aci.runtime.atspi;
 
-import dev.agentdesk.aci.runtime.atspi.StructuredObservationException.Reason;
+import dev.agentdesk.aci.runtime.atspi.StructuredObservationException.Kind;
 
 /**
  * The parameters of one {@code observe} action.
@@ -13,7 +13,7 @@ public record ObserveRequest(boolean diff, int settleMs) {
   public ObserveRequest {
     if (settleMs < 0) {
       throw new StructuredObservationException(
-          Reason.BAD_REQUEST, "bad action: settle_ms must be >= 0, got " + settleMs);
+          Kind.BAD_REQUEST, "bad action: settle_ms must be >= 0, got " + settleMs);
     }
   }
 
@@ -26,7 +26,7 @@ public record ObserveRequest(boolean diff, int settleMs) {
   public static ObserveRequest fromWire(Boolean structured, Boolean diff, Integer settleMs) {
     if (Boolean.FALSE.equals(structured)) {
       throw new StructuredObservationException(
-          Reason.BAD_REQUEST,
+          Kind.BAD_REQUEST,
           "observe structured:false is the pixel path \u2014 use `screenshot`");
     }
     return new ObserveRequest(Boolean.TRUE.equals(diff), settleMs == null ? 0 : settleMs);

@@ -3,7 +3,7 @@ package dev.agentdesk.aci.runtime.atspi;
 /**
  * Every failure of the structured-observation engine. The message is the exact text a runtime
  * puts on the wire (nack / error result), so dispatch forwards {@link #getMessage()} unchanged;
- * {@link #reason()} is for code that must branch on the kind of failure.
+ * {@link #kind()} is for code that must branch on the kind of failure.
  */
 public final class StructuredObservationException extends RuntimeException {
   private static final long serialVersionUID = 1L;
@@ -15,7 +15,7 @@ public final class StructuredObservationException extends RuntimeException {
   public static final String OBSERVE_FAILED_PREFIX = "structured observation failed: ";
 
   /** The closed set of failure kinds. */
-  public enum Reason {
+  public enum Kind {
     /** The request itself is invalid (e.g. {@code structured:false}, missing {@code text}). */
     BAD_REQUEST,
     /** No accessibility bus could be reached (no session bus, no a11y bus, connect refused). */
@@ -30,28 +30,28 @@ public final class StructuredObservationException extends RuntimeException {
     VERB_FAILED
   }
 
-  private final Reason reason;
+  private final Kind kind;
 
-  public StructuredObservationException(Reason reason, String message) {
+  public StructuredObservationException(Kind kind, String message) {
     super(message);
-    this.reason = reason;
+    this.kind = kind;
   }
 
-  public StructuredObservationException(Reason reason, String message, Throwable cause) {
+  public StructuredObservationException(Kind kind, String message, Throwable cause) {
     super(message, cause);
-    this.reason = reason;
+    this.kind = kind;
   }
 
-  public Reason reason() {
-    return reason;
+  public Kind kind() {
+    return kind;
   }
 
   static StructuredObservationException stale(String detail) {
-    return new StructuredObservationException(Reason.STALE_REF, STALE_PREFIX + detail);
+    return new StructuredObservationException(Kind.STALE_REF, STALE_PREFIX + detail);
   }
 
   static StructuredObservationException busUnavailable(String detail, Throwable cause) {
     return new StructuredObservationException(
-        Reason.BUS_UNAVAILABLE, OBSERVE_FAILED_PREFIX + "AT-SPI bus unavailable: " + detail, cause);
+        Kind.BUS_UNAVAILABLE, OBSERVE_FAILED_PREFIX + "AT-SPI bus unavailable: " + detail, cause);
   }
 }

@@ -3,7 +3,7 @@ package dev.agentdesk.aci.runtime.atspi;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.agentdesk.aci.runtime.atspi.StructuredObservationException.Reason;
+import dev.agentdesk.aci.runtime.atspi.StructuredObservationException.Kind;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -22,7 +22,7 @@ class NoBusTest {
       for (int attempt = 0; attempt < 2; attempt++) {
         assertThatThrownBy(() -> o.observe(ObserveRequest.FULL))
             .isInstanceOfSatisfying(StructuredObservationException.class, e -> {
-              assertThat(e.reason()).isEqualTo(Reason.BUS_UNAVAILABLE);
+              assertThat(e.kind()).isEqualTo(Kind.BUS_UNAVAILABLE);
               assertThat(e.getMessage()).startsWith(
                   "structured observation failed: AT-SPI bus unavailable: "
                       + expectedDetailStart);
@@ -80,7 +80,7 @@ class NoBusTest {
   void wireRequestValidation() {
     assertThatThrownBy(() -> ObserveRequest.fromWire(false, null, null))
         .isInstanceOfSatisfying(StructuredObservationException.class, e -> {
-          assertThat(e.reason()).isEqualTo(Reason.BAD_REQUEST);
+          assertThat(e.kind()).isEqualTo(Kind.BAD_REQUEST);
           assertThat(e.getMessage())
               .isEqualTo("observe structured:false is the pixel path \u2014 use `screenshot`");
         });

@@ -4,7 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentdesk.aci.runtime.atspi.Observation.TreeForm;
-import dev.agentdesk.aci.runtime.atspi.StructuredObservationException.Reason;
+import dev.agentdesk.aci.runtime.atspi.StructuredObservationException.Kind;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentdesk.aci.wire.ObservationMsg;
+import dev.agentdesk.aci.wire.WireCodec;
+import dev.agentdesk.aci.wire.WireContract;
 import java.awt.image.BufferedImage;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -164,6 +168,26 @@ class ZenityDialogTest {
         assertThat(dark).as("text pixels inside " + b.name()).isGreaterThan(10);
       }
       assertThat(ok.bbox().x()).isGreaterThan(cancel.bbox().x());
+
+      // On the wire: a schema-valid observation whose elements carry source and provenance.
+      ObservationMsg msg = AtspiWire.observation("c-7", ob);
+      assertThat(WireContract.bundled().validate(WireCodec.toJson(msg))).isEmpty();
+      JsonNode json = WireCodec.parse(WireCodec.encode(msg));
+      assertThat(json.get("obs_id").asText()).isEqualTo("obs-c-7");
+      assertThat(json.get("cause").asText()).isEqualTo("c-7");
+      assertThat(json.get("tree").asText()).isEqualTo("full");
+      assertThat(json.get("node_count").asInt()).isEqualTo(ob.nodeCount());
+      assertThat(json.get("focus").asText()).isEqualTo(entry.ref());
+      JsonNode okJson = json.get("elements").get(ob.elements().indexOf(ok));
+      assertThat(okJson.get("ref").asText()).isEqualTo(ok.ref());
+      assertThat(okJson.get("role").asText()).isEqualTo("push_button");
+      assertThat(okJson.get("name").asText()).isEqualTo("OK");
+      assertThat(okJson.get("source").asText()).isEqualTo("atspi");
+      assertThat(okJson.get("bbox").toString()).isEqualTo("[" + ok.bbox().x() + ","
+          + ok.bbox().y() + "," + ok.bbox().w() + "," + ok.bbox().h() + "]");
+      assertThat(okJson.get("provenance").get("bus_name").asText()).isEqualTo(ok.busName());
+      assertThat(okJson.get("provenance").get("path").asText()).isEqualTo(ok.path());
+      assertThat(WireCodec.decode(WireCodec.encode(msg))).isEqualTo(msg);
     } finally {
       app.stop();
     }
@@ -196,6 +220,10 @@ class ZenityDialogTest {
       assertThat(diffBody(typed)).containsExactly(
           "~ " + entry.ref() + " text (editable,focused) Value:\"hello\" Actions:"
               + String.join(",", entry.actions()));
+      ObservationMsg msg = AtspiWire.observation("c-9", typed);
+      assertThat(WireContract.bundled().validate(WireCodec.toJson(msg))).isEmpty();
+      assertThat(msg.tree()).isEqualTo(dev.agentdesk.aci.wire.TreeForm.DIFF);
+      assertThat(msg.diffOf()).isEqualTo(typed.revision() - 1);
       assertThat(typed.elements().stream().map(AtspiElement::ref).toList())
           .isEqualTo(first.elements().stream().map(AtspiElement::ref).toList());
     } finally {
@@ -234,14 +262,14 @@ class ZenityDialogTest {
 
       assertThatThrownBy(() -> o.invokeAction(ok.ref(), "explode"))
           .isInstanceOfSatisfying(StructuredObservationException.class, e -> {
-            assertThat(e.reason()).isEqualTo(Reason.VERB_FAILED);
+            assertThat(e.kind()).isEqualTo(Kind.VERB_FAILED);
             assertThat(e.getMessage()).isEqualTo("invoke_action " + ok.ref()
                 + " failed: no action named \"explode\" (available: "
                 + String.join(", ", ok.actions()) + ")");
           });
       assertThatThrownBy(() -> o.setValue(ok.ref(), "x"))
           .isInstanceOfSatisfying(StructuredObservationException.class, e -> {
-            assertThat(e.reason()).isEqualTo(Reason.VERB_FAILED);
+            assertThat(e.kind()).isEqualTo(Kind.VERB_FAILED);
             assertThat(e.getMessage()).startsWith("set_value " + ok.ref()
                 + " failed: the element has neither EditableText nor Value");
           });
@@ -273,7 +301,7 @@ class ZenityDialogTest {
   static void assertStale(Runnable r, String detail) {
     assertThatThrownBy(r::run).isInstanceOfSatisfying(StructuredObservationException.class,
         e -> {
-          assertThat(e.reason()).isEqualTo(Reason.STALE_REF);
+          assertThat(e.kind()).isEqualTo(Kind.STALE_REF);
           assertThat(e.getMessage()).isEqualTo("stale_element_ref: " + detail);
         });
   }
