@@ -259,10 +259,7 @@ public final class TreeWalker {
           + " ms; unresponsive application(s) skipped");
     }
 
-    List<RawNode> nodes = new ArrayList<>(all.size());
-    for (Builder b : all) {
-      nodes.add(b.build());
-    }
+    List<RawNode> nodes = preOrder(all);
     String appName = activeApp == null ? "(all applications)"
         : appNames.getOrDefault(activeApp, "");
     String windowName = "";
@@ -277,6 +274,45 @@ public final class TreeWalker {
       }
     }
     return new WalkResult(appName, windowName, windowRole, nodes, notes, notes.isEmpty());
+  }
+
+  /**
+   * The walk visits level by level; the text wants each element followed by its subtree. This
+   * reorders the kept nodes depth first (children in the application's order) and renumbers the
+   * parent indices to match.
+   */
+  private static List<RawNode> preOrder(List<Builder> bfs) {
+    List<List<Integer>> children = new ArrayList<>(bfs.size());
+    List<Integer> roots = new ArrayList<>();
+    for (int i = 0; i < bfs.size(); i++) {
+      children.add(new ArrayList<>());
+      int parent = bfs.get(i).parent;
+      if (parent < 0) {
+        roots.add(i);
+      } else {
+        children.get(parent).add(i);
+      }
+    }
+    List<RawNode> out = new ArrayList<>(bfs.size());
+    int[] newIndex = new int[bfs.size()];
+    java.util.ArrayDeque<Integer> stack = new java.util.ArrayDeque<>();
+    for (int r = roots.size() - 1; r >= 0; r--) {
+      stack.push(roots.get(r));
+    }
+    while (!stack.isEmpty()) {
+      int i = stack.pop();
+      Builder b = bfs.get(i);
+      newIndex[i] = out.size();
+      RawNode n = b.build();
+      int parent = b.parent < 0 ? -1 : newIndex[b.parent];
+      out.add(new RawNode(n.id(), parent, n.depth(), n.role(), n.name(), n.description(),
+          n.states(), n.interfaces(), n.bbox(), n.actions(), n.value()));
+      List<Integer> kids = children.get(i);
+      for (int k = kids.size() - 1; k >= 0; k--) {
+        stack.push(kids.get(k));
+      }
+    }
+    return out;
   }
 
   private void addBasicCalls(Round round, Builder b) throws BusCallException {
@@ -313,7 +349,8 @@ public final class TreeWalker {
         List<String> names = new ArrayList<>();
         for (Object a : Decode.list(r[0])) {
           List<Object> s = Decode.struct(a);
-          if (!s.isEmpty()) {
+          // Some widgets list unnamed actions; a name is what invoke_action takes.
+          if (!s.isEmpty() && !Decode.string(s.get(0)).isBlank()) {
             names.add(Decode.string(s.get(0)));
           }
         }
