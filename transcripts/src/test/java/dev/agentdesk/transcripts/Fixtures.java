@@ -34,4 +34,16 @@ final class Fixtures {
   static Path claudeSubagent() {
     return claudeProject().resolve("5f0c1a2e-0000-4000-8000-000000000001/subagents/agent-b7e1.jsonl");
   }
+
+  static Path codexDay() {
+    return root().resolve("codex/sessions/2026/01/06");
+  }
+
+  static Path codexParent() {
+    return codexDay().resolve("rollout-2026-01-06T09-00-00-019b9288-d680-7000-8000-000000000001.jsonl");
+  }
+
+  static Path codexFork() {
+    return codexDay().resolve("rollout-2026-01-06T10-00-00-019b92bf-c500-7000-8000-000000000002.jsonl");
+  }
 }

@@ -8,7 +8,7 @@ import java.util.Optional;
  * Turns one provider's files into canonical records. Adapters are the only code that knows a
  * provider's format; everything downstream sees {@code TranscriptRecord}s.
  */
-public sealed interface ProviderAdapter permits ClaudeCodeAdapter {
+public sealed interface ProviderAdapter permits ClaudeCodeAdapter, CodexAdapter {
 
   Provider provider();
 
@@ -24,6 +24,6 @@ public sealed interface ProviderAdapter permits ClaudeCodeAdapter {
 
   /** The adapter for {@code provider} with the default batch size. */
   static ProviderAdapter of(Provider provider) {
-    return new ClaudeCodeAdapter();
+    return provider == Provider.CLAUDE ? new ClaudeCodeAdapter() : new CodexAdapter();
   }
 }
