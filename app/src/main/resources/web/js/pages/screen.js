@@ -89,6 +89,7 @@ function span(s) {
   if (s.i) el.classList.add('i');
   if (s.u) el.classList.add('u');
   if (s.d) el.classList.add('d');
+  if (s.s) el.classList.add('s');
   let fg = s.fg, bg = s.bg;
   if (s.inv) { const t = fg || '#d0d7de'; fg = bg || '#0a0c10'; bg = t; }
   if (fg) el.style.color = fg;
