@@ -5,6 +5,7 @@ import * as events from '../events.js';
 import { importStatus, onImportStatus } from './import-status.js';
 
 const PAGE = 50;
+const KIND = { message: 'message', tool_input: 'tool call', tool_output: 'tool result' };
 
 function unavailable(view) {
   clear(view).append(notice('History is not available in this build',
@@ -98,15 +99,17 @@ function renderHits(body, result, q) {
   }
   body.append(h('p.muted', result.hits.length + (result.hits.length === 1 ? ' match' : ' matches') + ' for “' + q + '”'),
       h('div.hits#hits', result.hits.map(hit => h('div.hit',
-          h('div', h('a.hit-link', { href: '#/history/sessions/' + encodeURIComponent(hit.session_id) },
-              hit.session_title || hit.session_id), ' ', h('span.badge.provider', hit.source),
-              ' ', h('span.muted.small', [hit.project, hit.role, fmtTime(hit.timestamp)].filter(Boolean).join(' · '))),
+          h('div', h('a.hit-link', { href: '#/history/sessions/' + encodeURIComponent(hit.session_id) + (hit.ref ? '?ref=' + encodeURIComponent(hit.ref) : '') },
+              hit.session_title || hit.session_id), ' ', hit.source ? h('span.badge.provider', hit.source) : null,
+              ' ', h('span.muted.small', [hit.project, KIND[hit.kind] || hit.kind, fmtTime(hit.timestamp)].filter(Boolean).join(' · '))),
           h('div.snippet', hit.snippet.map(part => part.hit ? h('mark', part.text) : part.text))))));
 }
 
-export async function sessionPage(view, id, health) {
+export async function sessionPage(view, idAndQuery, health) {
   if (!health.features.history) return unavailable(view);
-  const detail = await get('/api/history/sessions/' + encodeURIComponent(id));
+  const [id, query] = idAndQuery.split('?');
+  const ref = new URLSearchParams(query || '').get('ref');
+  const detail = await get('/api/history/sessions/' + encodeURIComponent(decodeURIComponent(id)));
   const s = detail.session;
   const u = s.usage || {};
   view.append(
@@ -122,23 +125,31 @@ export async function sessionPage(view, id, health) {
               ' · cache read ' + fmtNumber(u.cache_read_tokens) + ' · cache write ' + fmtNumber(u.cache_creation_tokens)),
           h('dt', 'ID'), h('dd', h('code', s.id)))),
       h('div.entries#entries', detail.entries.map(renderEntry)));
+  if (ref) {
+    const target = [...view.querySelectorAll('[data-ref]')].find(el => el.dataset.ref === ref);
+    if (target) {
+      if (target.tagName === 'DETAILS') target.open = true;
+      target.classList.add('target');
+      target.scrollIntoView({ block: 'center' });
+    }
+  }
 }
 
 function renderEntry(e) {
   switch (e.type) {
     case 'message':
-      return h('div.entry', { class: 'entry message ' + (e.is_meta ? 'meta-entry' : e.role) },
+      return h('div.entry', { class: 'entry message ' + (e.is_meta ? 'meta-entry' : e.role), dataset: { ref: e.uuid || '' } },
           h('div.who', h('strong', e.is_meta ? 'meta' : e.role), e.model ? h('span', e.model) : null,
               h('span', fmtTime(e.timestamp))),
           h('div.text', e.text || ''));
     case 'thinking': {
       const text = e.text || (Array.isArray(e.blocks) ? e.blocks.map(b => b.text || '').join('\n\n') : '');
-      return h('details.entry.thinking', h('summary', 'Thinking' + (text ? '' : ' (not readable: encrypted or signature only)')),
+      return h('details.entry.thinking', { dataset: { ref: e.uuid || '' } }, h('summary', 'Thinking' + (text ? '' : ' (not readable: encrypted or signature only)')),
           text ? h('div.text', text) : null);
     }
     case 'tool_call': {
       const r = e.result;
-      return h('details.entry.tool', { open: r && r.is_error ? true : null },
+      return h('details.entry.tool', { open: r && r.is_error ? true : null, dataset: { ref: e.id || '' } },
           h('summary', h('strong', e.name), ' ', h('span.muted', e.presentation || ''),
               r ? (r.is_error ? h('span.badge.error', 'error') : null) : h('span.muted', ' (no result)')),
           h('pre.input', typeof e.input === 'string' ? e.input : JSON.stringify(e.input, null, 2)),
@@ -159,10 +170,23 @@ function stringify(v) {
 }
 
 function renderSubagent(sa) {
-  return h('div.subagent',
-      h('div.who', h('strong', 'Subagent'), h('span', [sa.type || sa.agent_type, sa.description].filter(Boolean).join(' — ')),
-          sa.duration_ms ? h('span', Math.round(sa.duration_ms / 1000) + ' s') : null),
-      Array.isArray(sa.entries) ? sa.entries.map(renderEntry) : null);
+  const body = h('div.subagent-entries');
+  const box = h('details.subagent', {
+    ontoggle: async () => {
+      if (!box.open || body.dataset.loaded || !sa.session_id) return;
+      body.dataset.loaded = '1';
+      try {
+        const d = await get('/api/history/sessions/' + encodeURIComponent(sa.session_id));
+        clear(body).append(...d.entries.map(renderEntry));
+      } catch (e) {
+        clear(body).append(h('p.muted', 'The subagent transcript is not in the history: ' + e.message));
+      }
+    }
+  }, h('summary', h('strong', 'Subagent'), ' ', [sa.type, sa.description].filter(Boolean).join(' — '),
+        sa.duration_ms ? ' · ' + Math.round(sa.duration_ms / 1000) + ' s' : '',
+        sa.total_tokens ? ' · ' + fmtNumber(sa.total_tokens) + ' tokens' : ''),
+     sa.session_id ? body : h('p.muted', 'No transcript was recorded for this subagent.'));
+  return box;
 }
 
 function renderWorkflow(wf) {
