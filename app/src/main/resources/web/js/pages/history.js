@@ -82,13 +82,13 @@ function renderList(body, page, goOffset) {
       h('td', fmtTime(s.started_at))));
   const from = page.total === 0 ? 0 : page.offset + 1;
   const to = page.offset + page.items.length;
-  clear(body).append(
+  clear(body).append(h('div',
       h('table.list#sessions', h('thead', h('tr', h('th', 'Session'), h('th', 'Provider'), h('th', 'Project'),
           h('th', 'Messages'), h('th', 'Started'))), h('tbody', rows)),
       page.total === 0 ? h('p.muted', 'No session matches these filters.') : null,
       h('div.pager', h('button', { disabled: page.offset === 0, onclick: () => goOffset(Math.max(0, page.offset - page.limit)) }, '← Newer'),
           h('span.muted', from + '–' + to + ' of ' + page.total),
-          h('button', { disabled: to >= page.total, onclick: () => goOffset(page.offset + page.limit) }, 'Older →')));
+          h('button', { disabled: to >= page.total, onclick: () => goOffset(page.offset + page.limit) }, 'Older →'))));
 }
 
 function renderHits(body, result, q) {

@@ -25,7 +25,7 @@ export async function usagePage(view, params, health) {
   const days = Math.min(365, Math.max(1, parseInt(params.get('days') || '30', 10) || 30));
   const withCacheReads = params.get('cache_reads') === '1';
   const [byDay, byModel] = await Promise.all([
-    get('/api/history/usage' + qs({ by: 'day', days })),
+    get('/api/history/usage' + qs({ by: 'day' })),
     get('/api/history/usage' + qs({ by: 'model' })),
   ]);
   const kinds = KINDS.filter(k => withCacheReads || k.key !== 'cache_read_tokens');
@@ -50,7 +50,13 @@ function dayChart(rows, kinds, days) {
   for (let i = days - 1; i >= 0; i--) dayList.push(new Date(end.getTime() - i * 86400000).toISOString().slice(0, 10));
   const byDay = new Map(rows.map(r => [r.key, r]));
   const total = (r) => r ? kinds.reduce((a, k) => a + r[k.key], 0) : 0;
-  const max = Math.max(1, ...dayList.map(d => total(byDay.get(d))));
+  const peak = Math.max(0, ...dayList.map(d => total(byDay.get(d))));
+  if (peak === 0) {
+    const latest = rows.map(r => r.key).filter(k => k !== 'unknown').sort().pop();
+    return h('div.chart#usage-day-chart', h('p.muted', 'No tokens in the last ' + days + ' days.' +
+        (latest ? ' The latest usage is from ' + latest + '; choose a longer period.' : '')));
+  }
+  const max = niceCeil(peak);
   const W = 1000, H = 260, L = 56, B = 28, T = 10;
   const bw = (W - L - 10) / dayList.length;
   const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, width: '100%', role: 'img', 'aria-label': 'Tokens per day', id: 'usage-day-chart' });
@@ -75,6 +81,14 @@ function dayChart(rows, kinds, days) {
     if (i % every === 0) svg.append(s('text', { x: x + bw * 0.35, y: H - 8, 'text-anchor': 'middle' }, d.slice(5)));
   });
   return h('div.chart', svg, legend(kinds));
+}
+
+/** The smallest 1, 2 or 5 × 10^n that is at least v, so the four grid lines get round labels. */
+function niceCeil(v) {
+  const step = v / 4;
+  const p = Math.pow(10, Math.floor(Math.log10(step)));
+  const m = [1, 2, 5, 10].find(x => x * p >= step);
+  return Math.max(4, m * p * 4);
 }
 
 function modelChart(rows, kinds) {

@@ -1,5 +1,6 @@
 package dev.agentdesk.app.serve;
 
+import dev.agentdesk.app.serve.history.HistoryArea;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,10 +15,20 @@ public final class Serve {
     EventHub events = new EventHub();
     List<ApiArea> areas = new ArrayList<>();
     Map<String, Boolean> features = new LinkedHashMap<>();
-    features.put("history", false);
-    features.put("terminals", false);
-    features.put("sandboxes", false);
     areas.add(new HealthArea(config, () -> features));
+    try {
+      areas.add(new HistoryArea(config, events));
+      features.put("history", true);
+      features.put("terminals", false);
+      features.put("sandboxes", false);
+    } catch (RuntimeException e) {
+      // Whatever was opened before the failure is closed again, newest first.
+      for (int i = areas.size() - 1; i >= 0; i--) {
+        areas.get(i).close();
+      }
+      throw e;
+    }
+    // From here the server owns the areas and closes them if it cannot start.
     return AgentdeskServer.start(config, events, areas);
   }
 }

@@ -24,10 +24,10 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * the whole test run (a JUnit root-store resource closes it at the end), a fresh profile each run.
  * Inject it as a test parameter with {@code @ExtendWith(Browser.Extension.class)}.
  */
-final class Browser implements AutoCloseable {
+public final class Browser implements AutoCloseable {
   static final Path SCREENSHOTS = Path.of("target", "screenshots");
 
-  final WebDriver driver;
+  public final WebDriver driver;
   private final Path profile;
 
   private Browser() {
@@ -50,28 +50,28 @@ final class Browser implements AutoCloseable {
     driver.manage().timeouts().scriptTimeout(Duration.ofSeconds(10));
   }
 
-  void open(String url) {
+  public void open(String url) {
     driver.get(url);
   }
 
-  WebElement await(By by) {
+  public WebElement await(By by) {
     return await(by, 10);
   }
 
-  WebElement await(By by, int seconds) {
+  public WebElement await(By by, int seconds) {
     return new WebDriverWait(driver, Duration.ofSeconds(seconds)).until(ExpectedConditions.visibilityOfElementLocated(by));
   }
 
-  void awaitText(By by, String text, int seconds) {
+  public void awaitText(By by, String text, int seconds) {
     new WebDriverWait(driver, Duration.ofSeconds(seconds)).until(ExpectedConditions.textToBePresentInElementLocated(by, text));
   }
 
-  void awaitGone(By by, int seconds) {
+  public void awaitGone(By by, int seconds) {
     new WebDriverWait(driver, Duration.ofSeconds(seconds)).until(ExpectedConditions.invisibilityOfElementLocated(by));
   }
 
   /** Saves the viewport as target/screenshots/NAME.png and returns the file. */
-  Path screenshot(String name) {
+  public Path screenshot(String name) {
     try {
       Files.createDirectories(SCREENSHOTS);
       byte[] png = ((TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES);
@@ -101,7 +101,7 @@ final class Browser implements AutoCloseable {
   }
 
   /** Supplies the shared {@link Browser} to test methods and constructors. */
-  static final class Extension implements ParameterResolver {
+  public static final class Extension implements ParameterResolver {
     @Override
     public boolean supportsParameter(ParameterContext p, ExtensionContext c) {
       return p.getParameter().getType() == Browser.class;

@@ -13,11 +13,11 @@ import java.time.Duration;
 import java.util.Optional;
 
 /** A real server on a random loopback port with its own temp folders, plus a small HTTP client. */
-final class TestServer implements AutoCloseable {
-  final Path dir;
-  final AgentdeskServer server;
+public final class TestServer implements AutoCloseable {
+  public final Path dir;
+  public final AgentdeskServer server;
   final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-  final String base;
+  public final String base;
   final Optional<String> token;
 
   private TestServer(Path dir, AgentdeskServer server, Optional<String> token) {
@@ -27,11 +27,11 @@ final class TestServer implements AutoCloseable {
     this.base = "http://127.0.0.1:" + server.port();
   }
 
-  static TestServer start() {
+  public static TestServer start() {
     return start("127.0.0.1", Optional.empty(), false);
   }
 
-  static TestServer start(String bind, Optional<String> token, boolean importHistory) {
+  public static TestServer start(String bind, Optional<String> token, boolean importHistory) {
     try {
       Path dir = Files.createTempDirectory("agentdesk-serve-test");
       Files.createDirectories(dir.resolve("claude"));
@@ -43,12 +43,25 @@ final class TestServer implements AutoCloseable {
     }
   }
 
-  static TestServer start(ServeConfig config, Path dir) {
+  /** A loopback server that imports and tails {@code dir/claude} and {@code dir/codex}. */
+  public static TestServer withHistory(Path dir) {
+    try {
+      Files.createDirectories(dir.resolve("claude"));
+      Files.createDirectories(dir.resolve("codex"));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return start(new ServeConfig("127.0.0.1", 0, Optional.empty(),
+        new ServeConfig.Database.SqliteFile(dir.resolve("db").resolve("history.db")),
+        dir.resolve("claude"), dir.resolve("codex"), true, dir.resolve("data")), dir);
+  }
+
+  public static TestServer start(ServeConfig config, Path dir) {
     return new TestServer(dir, Serve.start(config), config.token());
   }
 
-  record Response(int status, String body, java.net.http.HttpHeaders headers) {
-    JsonNode json() {
+  public record Response(int status, String body, java.net.http.HttpHeaders headers) {
+    public JsonNode json() {
       try {
         return Json.MAPPER.readTree(body);
       } catch (IOException e) {
@@ -57,17 +70,17 @@ final class TestServer implements AutoCloseable {
     }
   }
 
-  Response get(String path) {
+  public Response get(String path) {
     return send(HttpRequest.newBuilder(URI.create(base + path)).GET());
   }
 
-  Response post(String path, String json) {
+  public Response post(String path, String json) {
     return send(HttpRequest.newBuilder(URI.create(base + path))
         .header("Content-Type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofString(json)));
   }
 
-  Response delete(String path) {
+  public Response delete(String path) {
     return send(HttpRequest.newBuilder(URI.create(base + path)).DELETE());
   }
 

@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /** A JDK WebSocket client that queues every text message as JSON, for API tests. */
-final class WsClient implements AutoCloseable {
+public final class WsClient implements AutoCloseable {
   private final BlockingQueue<JsonNode> queue;
   private final WebSocket socket;
 
@@ -22,7 +22,7 @@ final class WsClient implements AutoCloseable {
     this.queue = queue;
   }
 
-  static WsClient connect(String url) {
+  public static WsClient connect(String url) {
     BlockingQueue<JsonNode> q = new LinkedBlockingQueue<>();
     WebSocket ws = HttpClient.newHttpClient().newWebSocketBuilder()
         .connectTimeout(Duration.ofSeconds(5))
@@ -48,7 +48,7 @@ final class WsClient implements AutoCloseable {
   }
 
   /** The next message matching {@code p}, skipping others; fails after {@code seconds}. */
-  JsonNode await(Predicate<JsonNode> p, int seconds) throws InterruptedException {
+  public JsonNode await(Predicate<JsonNode> p, int seconds) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
     while (true) {
       long left = deadline - System.nanoTime();
@@ -62,7 +62,7 @@ final class WsClient implements AutoCloseable {
     }
   }
 
-  void send(String text) {
+  public void send(String text) {
     socket.sendText(text, true).join();
   }
 

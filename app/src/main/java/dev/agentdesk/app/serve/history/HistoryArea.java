@@ -1,0 +1,309 @@
+package dev.agentdesk.app.serve.history;
+
+import dev.agentdesk.app.serve.ApiArea;
+import dev.agentdesk.app.serve.EventHub;
+import dev.agentdesk.app.serve.EventSnapshot;
+import dev.agentdesk.app.serve.ImportStatus;
+import dev.agentdesk.app.serve.ServeConfig;
+import dev.agentdesk.app.serve.ServeException;
+import dev.agentdesk.app.serve.ServerEvent;
+import dev.agentdesk.transcripts.Page;
+import dev.agentdesk.transcripts.Provider;
+import dev.agentdesk.transcripts.SearchHit;
+import dev.agentdesk.transcripts.SessionQuery;
+import dev.agentdesk.transcripts.SessionSummary;
+import dev.agentdesk.transcripts.TranscriptException;
+import dev.agentdesk.transcripts.TranscriptHistory;
+import dev.agentdesk.transcripts.UsageGrouping;
+import dev.agentdesk.transcripts.UsageRow;
+import dev.agentdesk.transcripts.assemble.DetailJson;
+import dev.agentdesk.transcripts.index.Importer;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+
+/**
+ * The history part of the API over the transcripts module: sessions, detail, search, usage, and
+ * the background import that keeps the database current. Reads share one connection under a
+ * lock (the transcripts API is single-threaded); the tailer writes through its own.
+ */
+public final class HistoryArea implements ApiArea, EventSnapshot {
+  static final int MAX_PAGE = 500;
+  static final int MAX_HITS = 200;
+
+  private final ServeConfig config;
+  private final EventHub events;
+  private final TranscriptHistory reader;
+  private final ReentrantLock readLock = new ReentrantLock();
+  private final HistoryTailer tailer;
+  private volatile Map<String, SessionSummary> summaries;
+
+  /** Opens the database (creating it) and prepares the tailer; nothing is imported until {@link #started}. */
+  public HistoryArea(ServeConfig config, EventHub events) {
+    this.config = config;
+    this.events = events;
+    this.reader = open(config);
+    List<Importer.Root> roots = List.of(new Importer.Root(Provider.CLAUDE, config.claudeProjects()),
+        new Importer.Root(Provider.CODEX, config.codexSessions()));
+    TranscriptHistory writer = config.importHistory() ? open(config) : null;
+    this.tailer = writer == null ? null
+        : new HistoryTailer(writer, roots, events, config.database().describe(), s -> summaries = null);
+  }
+
+  private static TranscriptHistory open(ServeConfig config) {
+    try {
+      if (config.database() instanceof ServeConfig.Database.SqliteFile f) {
+        java.nio.file.Path parent = f.path().toAbsolutePath().getParent();
+        if (parent != null) {
+          java.nio.file.Files.createDirectories(parent);
+        }
+        return TranscriptHistory.open(f.path());
+      }
+      return TranscriptHistory.openUrl(((ServeConfig.Database.JdbcUrl) config.database()).url());
+    } catch (TranscriptException | java.io.IOException e) {
+      throw new ServeException(ServeException.Reason.UNAVAILABLE,
+          "cannot open the history database " + config.database().describe() + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public void started() {
+    if (tailer != null) {
+      tailer.start();
+    }
+  }
+
+  @Override
+  public List<ServerEvent> snapshot() {
+    return List.of(new ServerEvent.ImportProgress(importStatus()));
+  }
+
+  ImportStatus importStatus() {
+    if (tailer != null) {
+      return tailer.status();
+    }
+    List<ImportStatus.Root> roots = List.of(
+        new ImportStatus.Root("claude", config.claudeProjects().toString(), java.nio.file.Files.isDirectory(config.claudeProjects())),
+        new ImportStatus.Root("codex", config.codexSessions().toString(), java.nio.file.Files.isDirectory(config.codexSessions())));
+    return new ImportStatus("idle", roots, 0, 0, 0, 0, null, config.database().describe());
+  }
+
+  @Override
+  public void routes(RoutesConfig r) {
+    r.get("/api/history/import", ctx -> ctx.json(importStatus()));
+    r.post("/api/history/import", ctx -> {
+      if (tailer == null) {
+        throw new ServeException(ServeException.Reason.CONFLICT,
+            "this server was started with --no-import; use 'agentdesk history import' instead");
+      }
+      tailer.requestImport();
+      ctx.status(202).json(importStatus());
+    });
+    r.get("/api/history/facets", ctx -> {
+      Map<String, SessionSummary> all = summaries();
+      TreeSet<String> providers = new TreeSet<>();
+      TreeSet<String> projects = new TreeSet<>();
+      for (SessionSummary s : all.values()) {
+        providers.add(s.source());
+        if (s.project() != null && !s.project().isBlank()) {
+          projects.add(s.project());
+        }
+      }
+      ctx.json(Map.of("providers", List.copyOf(providers), "projects", List.copyOf(projects)));
+    });
+    r.get("/api/history/sessions", this::sessions);
+    r.get("/api/history/sessions/{id}", ctx -> {
+      String id = ctx.pathParam("id");
+      String json = read(h -> DetailJson.write(h.detail(id)));
+      ctx.contentType("application/json").result(json);
+    });
+    r.get("/api/history/search", this::search);
+    r.get("/api/history/usage", this::usage);
+  }
+
+  /** One session row as the API shows it. */
+  record SessionJson(String id, String source, String title, String project, String cwd, String git_branch,
+      String started_at, String ended_at, long message_count, String parent_session_id) {
+    static SessionJson of(SessionSummary s) {
+      return new SessionJson(s.id(), s.source(), s.title(), s.project(), s.cwd(), s.gitBranch(), s.startedAt(),
+          s.endedAt(), s.messageCount(), s.parentSessionId());
+    }
+  }
+
+  record SessionPage(long total, int offset, int limit, List<SessionJson> items) {}
+
+  private void sessions(Context ctx) {
+    int limit = intParam(ctx, "limit", 50, 1, MAX_PAGE);
+    int offset = intParam(ctx, "offset", 0, 0, Integer.MAX_VALUE);
+    Provider provider = provider(ctx.queryParam("provider"));
+    String project = blankToNull(ctx.queryParam("project"));
+    Page<SessionSummary> page = read(h -> h.sessions(new SessionQuery(provider, project, null, false, limit, offset)));
+    ctx.json(new SessionPage(page.total(), page.offset(), limit, page.items().stream().map(SessionJson::of).toList()));
+  }
+
+  record Hit(String session_id, String session_title, String source, String project, String kind, String ref,
+      String timestamp, double rank, List<Snippets.Part> snippet) {}
+
+  record SearchResult(String query, List<Hit> hits) {}
+
+  private void search(Context ctx) {
+    String q = ctx.queryParam("q");
+    if (q == null || q.isBlank()) {
+      throw ServeException.badRequest("give the words to search for as ?q=");
+    }
+    if (q.length() > 500) {
+      throw ServeException.badRequest("the search is too long (at most 500 characters)");
+    }
+    int limit = intParam(ctx, "limit", 50, 1, MAX_HITS);
+    Provider provider = provider(ctx.queryParam("provider"));
+    String project = blankToNull(ctx.queryParam("project"));
+    boolean filtered = provider != null || project != null;
+    // Filters apply after ranking, so ask for more when filtering.
+    List<SearchHit> raw = read(h -> h.search(q.trim(), filtered ? Math.min(MAX_HITS * 5, limit * 5) : limit));
+    Map<String, SessionSummary> all = summaries();
+    List<Hit> hits = new ArrayList<>();
+    for (SearchHit sh : raw) {
+      SessionSummary s = all.get(sh.sessionId());
+      String source = s == null ? null : s.source();
+      String proj = s == null ? null : s.project();
+      if (provider != null && !provider.id().equals(source) || project != null && !project.equals(proj)) {
+        continue;
+      }
+      hits.add(new Hit(sh.sessionId(), sh.sessionTitle(), source, proj, sh.kind(), sh.ref(),
+          s == null ? null : s.startedAt(), sh.rank(), Snippets.parts(sh.snippet())));
+      if (hits.size() >= limit) {
+        break;
+      }
+    }
+    ctx.json(new SearchResult(q, hits));
+  }
+
+  record UsageJson(String key, long responses, long input_tokens, long output_tokens, long cache_read_tokens,
+      long cache_creation_tokens) {}
+
+  record UsageResult(String by, List<UsageJson> rows) {}
+
+  private void usage(Context ctx) {
+    String byName = ctx.queryParamAsClass("by", String.class).getOrDefault("day").toLowerCase(Locale.ROOT);
+    UsageGrouping by = switch (byName) {
+      case "day" -> UsageGrouping.DAY;
+      case "model" -> UsageGrouping.MODEL;
+      case "session" -> UsageGrouping.SESSION;
+      default -> throw ServeException.badRequest("by must be day, model or session, got '" + byName + "'");
+    };
+    String days = ctx.queryParam("days");
+    String since = null;
+    if (days != null) {
+      int n = intParam(ctx, "days", 30, 1, 3650);
+      if (by != UsageGrouping.DAY) {
+        throw ServeException.badRequest("days applies only to by=day");
+      }
+      since = LocalDate.now(ZoneOffset.UTC).minusDays(n - 1L).toString();
+    }
+    List<UsageRow> rows = read(h -> h.usage(by));
+    List<UsageJson> out = new ArrayList<>();
+    for (UsageRow u : rows) {
+      if (since != null && u.key().compareTo(since) < 0) {
+        continue;
+      }
+      out.add(new UsageJson(u.key(), u.responses(), u.usage().input(), u.usage().output(), u.usage().cacheRead(),
+          u.usage().cacheCreation()));
+    }
+    ctx.json(new UsageResult(byName, out));
+  }
+
+  /** Every session by id, for facets and for naming search hits; rebuilt after each import. */
+  private Map<String, SessionSummary> summaries() {
+    Map<String, SessionSummary> s = summaries;
+    if (s == null) {
+      Map<String, SessionSummary> all = new HashMap<>();
+      int offset = 0;
+      while (true) {
+        int at = offset;
+        Page<SessionSummary> page = read(h -> h.sessions(new SessionQuery(null, null, null, true, 1000, at)));
+        page.items().forEach(x -> all.put(x.id(), x));
+        offset += page.items().size();
+        if (page.items().isEmpty() || offset >= page.total()) {
+          break;
+        }
+      }
+      summaries = s = all;
+    }
+    return s;
+  }
+
+  private <T> T read(Function<TranscriptHistory, T> query) {
+    readLock.lock();
+    try {
+      return query.apply(reader);
+    } catch (TranscriptException e) {
+      throw translate(e);
+    } finally {
+      readLock.unlock();
+    }
+  }
+
+  private static ServeException translate(TranscriptException e) {
+    ServeException.Reason reason = switch (e.reason()) {
+      case UNKNOWN_SESSION -> ServeException.Reason.NOT_FOUND;
+      case BAD_QUERY -> ServeException.Reason.BAD_REQUEST;
+      case DELTA_SESSION, INCOMPLETE_STREAM -> ServeException.Reason.CONFLICT;
+      default -> ServeException.Reason.UNAVAILABLE;
+    };
+    return new ServeException(reason, e.getMessage(), e);
+  }
+
+  private static Provider provider(String name) {
+    if (name == null || name.isBlank()) {
+      return null;
+    }
+    try {
+      return Provider.parse(name);
+    } catch (IllegalArgumentException e) {
+      throw ServeException.badRequest(e.getMessage());
+    }
+  }
+
+  private static String blankToNull(String s) {
+    return s == null || s.isBlank() ? null : s;
+  }
+
+  static int intParam(Context ctx, String name, int dflt, int min, int max) {
+    String raw = ctx.queryParam(name);
+    if (raw == null || raw.isBlank()) {
+      return dflt;
+    }
+    int v;
+    try {
+      v = Integer.parseInt(raw.trim());
+    } catch (NumberFormatException e) {
+      throw ServeException.badRequest(name + " must be a whole number, got '" + raw + "'");
+    }
+    if (v < min || v > max) {
+      throw ServeException.badRequest(name + " must be between " + min + " and " + max + ", got " + v);
+    }
+    return v;
+  }
+
+  @Override
+  public void close() {
+    if (tailer != null) {
+      tailer.close();
+    }
+    readLock.lock();
+    try {
+      reader.close();
+    } finally {
+      readLock.unlock();
+    }
+  }
+}

@@ -1,0 +1,63 @@
+package dev.agentdesk.app.serve.history;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agentdesk.app.serve.Browser;
+import dev.agentdesk.app.serve.ServeConfig;
+import dev.agentdesk.app.serve.TestServer;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Keys;
+
+/** The history pages in headless Chromium: import a corpus, search, open a detail; the empty page. */
+@ExtendWith(Browser.Extension.class)
+class HistoryBrowserTest {
+
+  @Test
+  void importSearchAndOpenASessionsDetail(Browser b, @TempDir Path dir) throws Exception {
+    HistoryFixtures.claudeCorpus(dir.resolve("claude"));
+    try (TestServer s = TestServer.withHistory(dir)) {
+      HistoryApiTest.awaitImport(s);
+      b.open(s.base + "/#/history");
+      b.await(By.cssSelector("#sessions tbody tr"));
+      assertThat(b.driver.findElements(By.cssSelector("#sessions tbody tr")).size()).isGreaterThanOrEqualTo(2);
+      b.screenshot("history-list");
+
+      b.driver.findElement(By.id("history-search")).sendKeys("Delegate", Keys.ENTER);
+      b.await(By.cssSelector("#hits .hit mark"));
+      assertThat(b.driver.findElement(By.cssSelector("#hits .hit mark")).getText()).containsIgnoringCase("delegate");
+      b.screenshot("history-search");
+
+      b.driver.findElement(By.cssSelector("#hits .hit-link")).click();
+      b.await(By.cssSelector("#entries .entry"));
+      assertThat(b.driver.findElement(By.cssSelector(".page-head h1")).getText()).isNotBlank();
+      assertThat(b.driver.findElement(By.id("entries")).getText()).contains("Delegate a repo search to a subagent");
+      assertThat(b.driver.findElements(By.cssSelector("#entries details.tool"))).isNotEmpty();
+      b.screenshot("session-detail");
+
+      b.open(s.base + "/#/usage");
+      b.await(By.id("usage-model-chart"));
+      b.screenshot("usage");
+    }
+  }
+
+  @Test
+  void emptyHistorySaysWhereItLooksAndHowToImport(Browser b, @TempDir Path dir) {
+    ServeConfig cfg = new ServeConfig("127.0.0.1", 0, Optional.empty(),
+        new ServeConfig.Database.SqliteFile(dir.resolve("history.db")), dir.resolve("home/.claude/projects"),
+        dir.resolve("home/.codex/sessions"), true, dir.resolve("data"));
+    try (TestServer s = TestServer.start(cfg, dir)) {
+      b.open(s.base + "/#/history");
+      b.await(By.id("history-empty"));
+      b.awaitText(By.id("history-empty"), "No sessions yet", 10);
+      String text = b.driver.findElement(By.id("history-empty")).getText();
+      assertThat(text).contains(dir.resolve("home/.claude/projects").toString(), dir.resolve("home/.codex/sessions").toString(),
+          "not found on this machine", "agentdesk history import", dir.resolve("history.db").toString());
+      b.screenshot("history-empty");
+    }
+  }
+}
