@@ -25,7 +25,6 @@ public final class WireCodec {
   private static final JsonMapper MAPPER = JsonMapper.builder()
       .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
       .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-      .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
       .build();
 
   private static final Map<Class<?>, BiFunction<JsonNode, String, ?>> DEFINITION_DECODERS = Map.of(
