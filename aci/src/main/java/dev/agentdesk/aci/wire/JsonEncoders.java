@@ -31,7 +31,7 @@ final class JsonEncoders {
 
     Out num(String field, Double v) {
       if (v != null) {
-        node.put(field, v);
+        node.set(field, number(v));
       }
       return this;
     }
@@ -90,6 +90,19 @@ final class JsonEncoders {
       }
       return this;
     }
+  }
+
+  /**
+   * A JSON number for a double: integral values are written as integers ({@code 644}, not
+   * {@code 644.0}) — the natural spelling of pixel coordinates — except -0.0, whose sign only the
+   * decimal form keeps. Both spellings decode to the same double.
+   */
+  static JsonNode number(double v) {
+    boolean negativeZero = v == 0 && Double.doubleToRawLongBits(v) != 0;
+    if (v == Math.rint(v) && Math.abs(v) < 1e15 && !negativeZero) {
+      return F.numberNode((long) v);
+    }
+    return F.numberNode(v);
   }
 
   static ObjectNode message(AciMessage m) {
@@ -193,7 +206,7 @@ final class JsonEncoders {
 
   static ObjectNode coordinateSpace(CoordinateSpace c) {
     ObjectNode n = F.objectNode();
-    n.put("origin", CoordinateSpace.ORIGIN).put("w", c.w()).put("h", c.h()).put("dpr", c.dpr());
+    n.put("origin", CoordinateSpace.ORIGIN).put("w", c.w()).put("h", c.h()).set("dpr", number(c.dpr()));
     ObjectNode r = n.putObject("source_rect");
     r.put("x", c.sourceRect().x()).put("y", c.sourceRect().y()).put("w", c.sourceRect().w())
         .put("h", c.sourceRect().h());
@@ -205,7 +218,8 @@ final class JsonEncoders {
     Out o = new Out().str("ref", e.ref()).str("role", e.role()).str("name", e.name())
         .str("description", e.description()).str("value", e.value()).strings("states", e.states())
         .strings("actions", e.actions()).bool("focused", e.focused());
-    o.node.putArray("bbox").add(e.bbox().x()).add(e.bbox().y()).add(e.bbox().w()).add(e.bbox().h());
+    o.node.putArray("bbox").add(number(e.bbox().x())).add(number(e.bbox().y())).add(number(e.bbox().w()))
+        .add(number(e.bbox().h()));
     return o.en("source", e.source()).json("provenance", e.provenance()).node;
   }
 
@@ -213,9 +227,11 @@ final class JsonEncoders {
     ObjectNode n = F.objectNode();
     n.put("kind", t.kind().wire());
     if (t instanceof Target.PointPx p) {
-      n.put("x", p.x()).put("y", p.y());
+      n.set("x", number(p.x()));
+      n.set("y", number(p.y()));
     } else if (t instanceof Target.PointNorm p) {
-      n.put("x", p.x()).put("y", p.y());
+      n.set("x", number(p.x()));
+      n.set("y", number(p.y()));
     } else if (t instanceof Target.ElementRef r) {
       n.put("ref", r.ref());
       if (r.source() != null) {

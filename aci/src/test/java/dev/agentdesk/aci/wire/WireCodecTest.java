@@ -35,6 +35,15 @@ class WireCodecTest {
   }
 
   @Test
+  void integralNumbersAreWrittenAsIntegers() {
+    assertThat(WireCodec.encode(Action.click(new Target.PointPx(644.0, -3.0))))
+        .isEqualTo("{\"verb\":\"click\",\"target\":{\"kind\":\"point_px\",\"x\":644,\"y\":-3}}");
+    assertThat(WireCodec.encode(new Ping(2.5))).isEqualTo("{\"type\":\"ping\",\"t\":2.5}");
+    assertThat(WireCodec.encode(new Ping(-0.0))).isEqualTo("{\"type\":\"ping\",\"t\":-0.0}");
+    assertThat(WireCodec.decode(WireCodec.encode(new Ping(-0.0)))).isEqualTo(new Ping(-0.0));
+  }
+
+  @Test
   void execExitWritesANullExitCodeButOmitsAnAbsentSignal() {
     String json = WireCodec.encode(new ExecExitMsg("x", null, null, true, 12.5, false, null));
     assertThat(json).isEqualTo(

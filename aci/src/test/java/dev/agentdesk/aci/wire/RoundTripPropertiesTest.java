@@ -18,7 +18,7 @@ import net.jqwik.api.statistics.Statistics;
  * definitions; and every generated value is one the schema accepts (so the generators are honest
  * and the encoder never writes what the contract forbids).
  */
-class RoundTripProperties {
+class RoundTripPropertiesTest {
   private static void schemaAccepts(String pointer, String json) {
     assertThat(WireContract.bundled().validate(pointer, json)).as(json).isEmpty();
   }
