@@ -24,12 +24,31 @@ public final class OscScanner {
   /** True once the body proved uninteresting or too long: skip to its terminator. */
   private boolean skipping;
 
+  /** A notification and the buffer index just past its terminator. */
+  public record Hit(OscNotification notification, int end) {}
+
   /** Scans {@code len} bytes of {@code buf} from {@code off}. */
   public List<OscNotification> scan(byte[] buf, int off, int len) {
+    List<Hit> hits = scanHits(buf, off, len);
+    if (hits.isEmpty()) {
+      return List.of();
+    }
+    List<OscNotification> out = new ArrayList<>(hits.size());
+    for (Hit h : hits) {
+      out.add(h.notification());
+    }
+    return out;
+  }
+
+  /**
+   * Like {@link #scan} but with where each sequence ended, so a caller can hand the bytes before
+   * it to the VT engine first and keep screen events and notifications in stream order.
+   */
+  public List<Hit> scanHits(byte[] buf, int off, int len) {
     if (off < 0 || len < 0 || off + len > buf.length) {
       throw new IndexOutOfBoundsException("off=" + off + " len=" + len + " size=" + buf.length);
     }
-    List<OscNotification> found = null;
+    List<Hit> found = null;
     int end = off + len;
     for (int i = off; i < end; i++) {
       byte b = buf[i];
@@ -50,7 +69,7 @@ public final class OscScanner {
         }
         case BODY -> {
           if (b == OscCodes.BEL) {
-            found = finish(found);
+            found = finish(found, i + 1);
           } else if (b == OscCodes.ESC) {
             state = State.BODY_ESCAPE;
           } else if (b == OscCodes.CAN || b == OscCodes.SUB) {
@@ -61,7 +80,7 @@ public final class OscScanner {
         }
         case BODY_ESCAPE -> {
           if (b == OscCodes.ST_FINAL) {
-            found = finish(found);
+            found = finish(found, i + 1);
           } else if (b == OscCodes.OSC_INTRODUCER) {
             // ESC ] inside a body: the old sequence was abandoned and a new one starts.
             state = State.BODY;
@@ -107,7 +126,7 @@ public final class OscScanner {
     return true;
   }
 
-  private List<OscNotification> finish(List<OscNotification> found) {
+  private List<Hit> finish(List<Hit> found, int end) {
     state = State.GROUND;
     if (skipping) {
       return found;
@@ -116,8 +135,8 @@ public final class OscScanner {
     if (n == null) {
       return found;
     }
-    List<OscNotification> out = found == null ? new ArrayList<>(2) : found;
-    out.add(n);
+    List<Hit> out = found == null ? new ArrayList<>(2) : found;
+    out.add(new Hit(n, end));
     return out;
   }
 

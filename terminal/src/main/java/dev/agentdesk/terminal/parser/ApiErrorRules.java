@@ -31,8 +31,8 @@ final class ApiErrorRules {
       // Gemini CLI: "[API Error: … got status: 500 …]" / {"code": 503 …}.
       anchored("gemini-api-error", "\\[API Error:.*?(?:got status:\\s*|\"code\"\\s*:\\s*)(\\d{3})\\b.*", Classify.BY_STATUS),
       // Copilot CLI.
-      anchored("copilot-api-error", "(?:Model call failed|Execution failed|Failed to get response from the AI model).*",
-          Classify.BY_TEXT));
+      anchored("copilot-api-error", "(?:Execution failed: )?Failed to get response from the AI model.*", Classify.SERVER),
+      anchored("copilot-api-error", "(?:Model call failed|Execution failed):.*", Classify.BY_TEXT));
 
   private static final List<Rule> PROVIDER_TIER = List.of(
       structural("anthropic-server-error", "\"type\"\\s*:\\s*\"(?:api_error|overloaded_error)\"", Classify.SERVER),

@@ -28,8 +28,17 @@ final class ChoicePromptDetector {
 
   private ChoicePromptDetector() {}
 
-  /** The lowest choice prompt on screen rows {@code [0, end)}, or null. */
+  /** The lowest choice prompt on screen rows {@code [0, end)}, or null; a prompt being drawn counts. */
   static ParsedEvent.ChoicePrompt detect(ScreenView screen, int end) {
+    return detect(screen, end, true);
+  }
+
+  /**
+   * The lowest choice prompt, or null. With {@code settled} false a prompt whose rows (title to
+   * footer) still hold the cursor is not reported: the program is drawing it, and reporting it
+   * half-drawn would emit a second, different prompt a moment later.
+   */
+  static ParsedEvent.ChoicePrompt detect(ScreenView screen, int end, boolean settled) {
     int i = end - 1;
     while (i >= 0) {
       Matcher m = OPTION.matcher(screen.row(i));
@@ -50,7 +59,7 @@ final class ChoicePromptDetector {
         }
         j--;
       }
-      ParsedEvent.ChoicePrompt p = build(screen, optionRows, blockEnd, end);
+      ParsedEvent.ChoicePrompt p = build(screen, optionRows, blockEnd, end, settled);
       if (p != null) {
         return p;
       }
@@ -59,7 +68,8 @@ final class ChoicePromptDetector {
     return null;
   }
 
-  private static ParsedEvent.ChoicePrompt build(ScreenView screen, List<int[]> optionRows, int blockEnd, int end) {
+  private static ParsedEvent.ChoicePrompt build(ScreenView screen, List<int[]> optionRows, int blockEnd, int end,
+      boolean settled) {
     if (optionRows.size() < 2) {
       return null;
     }
@@ -97,8 +107,12 @@ final class ChoicePromptDetector {
     }
     String dismiss = null;
     String amend = null;
+    int lastRow = blockEnd;
     for (int r = blockEnd + 1; r < Math.min(screen.rowCount(), blockEnd + 1 + FOOTER_REACH); r++) {
       String row = screen.row(r);
+      if (!row.isBlank()) {
+        lastRow = r;
+      }
       Matcher e = FOOTER_ESC.matcher(row);
       if (dismiss == null && e.find()) {
         dismiss = e.group(1).toLowerCase(Locale.ROOT);
@@ -111,7 +125,21 @@ final class ChoicePromptDetector {
     if (dismiss == null && amend == null && markers != 1) {
       return null;
     }
+    // The footer may still be coming while the cursor is in the rows where it would appear.
+    if (!settled && screen.cursorRow() >= optionRows.get(0)[0] - 1
+        && screen.cursorRow() <= Math.max(lastRow, blockEnd + FOOTER_REACH)) {
+      throw new StillDrawing();
+    }
     return new ParsedEvent.ChoicePrompt(title, options, dismiss, amend);
+  }
+
+  /** Thrown out of {@link #build} when the prompt holds the cursor and is not settled. */
+  static final class StillDrawing extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    StillDrawing() {
+      super(null, null, false, false);
+    }
   }
 
   private static String title(ScreenView screen, int firstOption) {

@@ -42,6 +42,10 @@ public final class OutputParser {
   /** Rows above a changed row that may hold the head of a wrapped {@code suggest:} token. */
   private static final int SUGGEST_LOOKBACK = SuggestDetector.MAX_TRANSITIONS;
   private static final int MAX_REMEMBERED = 256;
+  /** Quiet time after which a line the cursor still sits on is read anyway. */
+  static final long LINE_SETTLE_MS = 250;
+  /** Longest logical line (in rows) the line rules read. */
+  private static final int MAX_LOGICAL_ROWS = 8;
 
   private final Agent agent;
   private final MonotonicClock clock;
@@ -79,6 +83,13 @@ public final class OutputParser {
   private int lastContentEnd;
   private boolean busy;
   private long lastOutputAt = Long.MIN_VALUE / 2;
+  /** Start row of a line still being written when last seen (cursor on it), or -1. */
+  private int pendingRow = -1;
+  private boolean newCandidateThisChunk;
+  /** A choice prompt was seen while still being drawn; check again once output settles. */
+  private boolean choicePending;
+  /** Head row of a {@code suggest:} token the cursor was still on, or -1. */
+  private int pendingSuggest = -1;
   /** The quiet period (identified by its last output time) already checked for retraction. */
   private long retractionCheckedFor = Long.MIN_VALUE;
 
@@ -99,6 +110,14 @@ public final class OutputParser {
   /** True once the session sent an OSC 7770 hook marker: heuristic questions are then suppressed. */
   public boolean hookInstrumented() {
     return hookInstrumented;
+  }
+
+  /**
+   * True while a line, token or prompt is held back because the cursor was on it: the caller
+   * should pass the screen again (even with no changed rows) once the cursor moves.
+   */
+  public boolean awaitsCursorMove() {
+    return pendingRow >= 0 || pendingSuggest >= 0 || choicePending;
   }
 
   /** The choice prompt currently on screen, or null. */
@@ -146,19 +165,61 @@ public final class OutputParser {
     }
     int end = ChromeCutoff.contentEnd(agent, screen);
     boolean[] fenced = fences(screen, end);
-    boolean newCandidate = false;
-    int lowestChanged = -1;
+    if (pendingRow >= 0) {
+      // The line left half-written earlier comes first in the stream: read it before this chunk's rows.
+      int row = pendingRow;
+      int last = logicalEndRow(screen, row, end);
+      boolean cursorStillOn = row <= screen.cursorRow() && screen.cursorRow() <= last;
+      boolean rewritten = changed.stream().anyMatch(c -> c.row() >= row && c.row() <= last);
+      if (!cursorStillOn && !rewritten) {
+        pendingRow = -1;
+        if (row < end) {
+          processLine(screen, row, end, fenced, now, out);
+        }
+      }
+    }
+    if (pendingSuggest >= 0) {
+      ParsedEvent.Suggest s = SuggestDetector.detectAt(screen, pendingSuggest, end);
+      if (s != null || screen.cursorRow() < pendingSuggest
+          || screen.cursorRow() > pendingSuggest + SuggestDetector.MAX_TRANSITIONS) {
+        pendingSuggest = -1;
+      }
+      emitSuggest(s, out);
+    }
+    Set<Integer> logicalStarts = new HashSet<>();
     for (RowChange c : changed) {
-      String text = c.text();
-      if (text.isBlank()) {
+      if (c.text().isBlank()) {
         continue;
+      }
+      if (c.row() >= end) {
+        chromeOrAnyRow(c.text(), out);
+        continue;
+      }
+      int start = logicalStart(screen, c.row());
+      if (!logicalStarts.add(start)) {
+        continue;
+      }
+      if (start <= screen.cursorRow() && screen.cursorRow() <= logicalEndRow(screen, start, end)) {
+        // The program is still writing this line (the cursor is on it): read it once it is done,
+        // so a line cut across reads is not parsed half-written.
+        pendingRow = start;
+        continue;
+      }
+      processLine(screen, start, end, fenced, now, out);
+    }
+    finishScreen(screen, changed, end, out);
+    return out;
+  }
+
+  private void processLine(ScreenView screen, int start, int end, boolean[] fenced, long now, List<ParsedEvent> out) {
+    {
+      // A message longer than the screen is wide soft-wraps; the rules read it as one line.
+      String text = logicalLine(screen, start, end);
+      if (text.isBlank()) {
+        return;
       }
       chromeOrAnyRow(text, out);
-      if (c.row() >= end) {
-        continue;
-      }
-      lowestChanged = Math.max(lowestChanged, c.row());
-      boolean guarded = c.row() < fenced.length && fenced[c.row()] || LineGuards.isCodeOrDiff(text);
+      boolean guarded = start < fenced.length && fenced[start] || LineGuards.isCodeOrDiff(text);
       contentRow(text, guarded, now, out);
       if (!guarded && now - resizeAt >= RESIZE_GRACE_MS) {
         String q = QuestionLines.candidate(text);
@@ -166,24 +227,22 @@ public final class OutputParser {
           candidate = q;
           candidateAt = now;
           staleChunks = 0;
-          newCandidate = true;
+          newCandidateThisChunk = true;
         }
       }
     }
-    if (candidate != null && !newCandidate && !changed.isEmpty()) {
+  }
+
+  private void finishScreen(ScreenView screen, List<RowChange> changed, int end, List<ParsedEvent> out) {
+    if (candidate != null && !newCandidateThisChunk && !changed.isEmpty()) {
       staleChunks++;
     }
+    newCandidateThisChunk = false;
     if (agent != Agent.NONE && !changed.isEmpty()) {
       suggest(screen, changed, end, out);
     }
-    if (!changed.isEmpty()) {
-      ParsedEvent.ChoicePrompt p = ChoicePromptDetector.detect(screen, screen.rowCount());
-      if (p != null && !p.equals(currentChoice)) {
-        out.add(p);
-      } else if (p == null && currentChoice != null) {
-        out.add(new ParsedEvent.ChoiceCleared());
-      }
-      currentChoice = p;
+    if (!changed.isEmpty() || choicePending) {
+      choice(screen, false, out);
       if (slashMode) {
         ParsedEvent.SlashMenu m = SlashMenuDetector.detect(screen);
         if (m != null && !m.equals(lastSlash)) {
@@ -194,7 +253,52 @@ public final class OutputParser {
     }
     lastScreen = screen;
     lastContentEnd = end;
-    return out;
+  }
+
+  private void choice(ScreenView screen, boolean settled, List<ParsedEvent> out) {
+    ParsedEvent.ChoicePrompt p;
+    try {
+      p = ChoicePromptDetector.detect(screen, screen.rowCount(), settled);
+      choicePending = false;
+    } catch (ChoicePromptDetector.StillDrawing drawing) {
+      choicePending = true;
+      return;
+    }
+    if (p != null && !p.equals(currentChoice)) {
+      out.add(p);
+    } else if (p == null && currentChoice != null) {
+      out.add(new ParsedEvent.ChoiceCleared());
+    }
+    currentChoice = p;
+  }
+
+  /** Last row of the logical line starting at {@code start}. */
+  private static int logicalEndRow(ScreenView screen, int start, int end) {
+    int r = start;
+    while (r + 1 < end && r - start < MAX_LOGICAL_ROWS && screen.isWrapped(r)) {
+      r++;
+    }
+    return r;
+  }
+
+  /** Soft-wrapped rows joined from the first row of a logical line (bounded). */
+  private static int logicalStart(ScreenView screen, int row) {
+    int r = row;
+    while (r > 0 && row - r < MAX_LOGICAL_ROWS && screen.isWrapped(r - 1)) {
+      r--;
+    }
+    return r;
+  }
+
+  private static String logicalLine(ScreenView screen, int start, int end) {
+    if (!screen.isWrapped(start)) {
+      return screen.row(start);
+    }
+    StringBuilder sb = new StringBuilder(screen.row(start));
+    for (int r = start; r + 1 < end && r - start < MAX_LOGICAL_ROWS && screen.isWrapped(r); r++) {
+      sb.append(screen.row(r + 1));
+    }
+    return sb.toString();
   }
 
   private void chromeOrAnyRow(String text, List<ParsedEvent> out) {
@@ -278,10 +382,18 @@ public final class OutputParser {
     }
     for (int r : heads.stream().sorted().toList()) {
       ParsedEvent.Suggest s = SuggestDetector.detectAt(screen, r, end);
-      if (s != null && !s.equals(lastSuggest)) {
-        out.add(s);
-        lastSuggest = s;
+      if (s == null && r <= screen.cursorRow() && screen.cursorRow() <= r + SuggestDetector.MAX_TRANSITIONS) {
+        // The cursor may be in the middle of writing it: look again once the cursor moves on.
+        pendingSuggest = r;
       }
+      emitSuggest(s, out);
+    }
+  }
+
+  private void emitSuggest(ParsedEvent.Suggest s, List<ParsedEvent> out) {
+    if (s != null && !s.equals(lastSuggest)) {
+      out.add(s);
+      lastSuggest = s;
     }
   }
 
@@ -355,6 +467,17 @@ public final class OutputParser {
   public List<ParsedEvent> tick() {
     long now = clock.nowMillis();
     List<ParsedEvent> out = new ArrayList<>(0);
+    if (pendingRow >= 0 && lastScreen != null && now - lastOutputAt >= LINE_SETTLE_MS) {
+      // Output stopped with the cursor still on the line: it is as complete as it gets.
+      int row = pendingRow;
+      pendingRow = -1;
+      if (row < lastContentEnd) {
+        processLine(lastScreen, row, lastContentEnd, fences(lastScreen, lastContentEnd), now, out);
+      }
+    }
+    if (choicePending && lastScreen != null && now - lastOutputAt >= LINE_SETTLE_MS) {
+      choice(lastScreen, true, out);
+    }
     if (candidate != null && now - candidateAt >= QUESTION_SILENCE_MS) {
       String c = candidate;
       candidate = null;
@@ -386,6 +509,9 @@ public final class OutputParser {
   /** The earliest time at which {@link #tick} may produce something, or -1 if no timer is pending. */
   public long nextDeadline() {
     long next = Long.MAX_VALUE;
+    if (pendingRow >= 0 || choicePending) {
+      next = Math.min(next, lastOutputAt + LINE_SETTLE_MS);
+    }
     if (candidate != null) {
       next = Math.min(next, candidateAt + QUESTION_SILENCE_MS);
     }

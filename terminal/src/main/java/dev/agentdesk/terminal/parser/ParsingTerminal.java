@@ -1,6 +1,5 @@
 package dev.agentdesk.terminal.parser;
 
-import dev.agentdesk.terminal.osc.OscNotification;
 import dev.agentdesk.terminal.osc.OscScanner;
 import dev.agentdesk.terminal.vt.ChangedRow;
 import dev.agentdesk.terminal.vt.ScreenSnapshot;
@@ -26,22 +25,36 @@ public final class ParsingTerminal {
     this.parser = new OutputParser(agent, clock);
   }
 
-  /** Bytes the program wrote; returns the events they produced, in stream order. */
+  /**
+   * Bytes the program wrote; returns the events they produced, in stream order: the engine is fed
+   * up to the end of each OSC notification before that notification is reported, so screen events
+   * from earlier bytes come first however the stream was cut into reads.
+   */
   public List<ParsedEvent> output(byte[] buf, int off, int len) {
-    List<OscNotification> notes = osc.scan(buf, off, len);
-    List<ChangedRow> changed = engine.feed(buf, off, len);
-    List<ParsedEvent> fromOsc = parser.onNotifications(notes);
-    if (changed.isEmpty()) {
-      return fromOsc;
+    List<OscScanner.Hit> hits = osc.scanHits(buf, off, len);
+    if (hits.isEmpty()) {
+      return screenEvents(buf, off, len);
     }
-    List<ParsedEvent> fromScreen = parser.onScreen(view(engine.snapshot()), rowChanges(changed));
-    if (fromOsc.isEmpty()) {
-      return fromScreen;
+    List<ParsedEvent> all = new ArrayList<>();
+    int from = off;
+    for (OscScanner.Hit h : hits) {
+      all.addAll(screenEvents(buf, from, h.end() - from));
+      all.addAll(parser.onNotifications(List.of(h.notification())));
+      from = h.end();
     }
-    List<ParsedEvent> all = new ArrayList<>(fromOsc.size() + fromScreen.size());
-    all.addAll(fromOsc);
-    all.addAll(fromScreen);
+    all.addAll(screenEvents(buf, from, off + len - from));
     return all;
+  }
+
+  private List<ParsedEvent> screenEvents(byte[] buf, int off, int len) {
+    if (len == 0) {
+      return List.of();
+    }
+    List<ChangedRow> changed = engine.feed(buf, off, len);
+    if (changed.isEmpty() && !parser.awaitsCursorMove()) {
+      return List.of();
+    }
+    return parser.onScreen(view(engine.snapshot()), rowChanges(changed));
   }
 
   /** Bytes the user sent. */

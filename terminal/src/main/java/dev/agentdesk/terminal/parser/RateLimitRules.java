@@ -22,6 +22,8 @@ final class RateLimitRules {
       // Codex CLI / OpenAI
       anchored("codex_usage_limit", "You" + APOS + "ve hit your usage limit\\b.*"),
       anchored("codex_retry_limit", ".*exceeded retry limit, last status: 429\\b.*"),
+      // Aider (litellm)
+      unanchored("aider_rate_limit", "litellm\\.RateLimitError\\b.*"),
       unanchored("openai_rate_limit", "Rate limit reached for\\s+\\S+.*"),
       structural("openai_rate_limit_json", "\"code\"\\s*:\\s*\"rate_limit_exceeded\""),
       structural("anthropic_rate_limit_json", "\"type\"\\s*:\\s*\"rate_limit_error\""),
@@ -33,8 +35,6 @@ final class RateLimitRules {
       // GitHub Copilot CLI
       anchored("copilot_rate_limit", "Sorry, you" + APOS + "ve hit a rate limit\\b.*"),
       structural("copilot_rate_limited_json", "\"code\"\\s*:\\s*\"rate_limited\""),
-      // Aider (litellm)
-      unanchored("aider_rate_limit", "litellm\\.RateLimitError\\b.*"),
       // Cursor
       anchored("cursor_rate_limit", "(?:User Provided API Key Rate Limit Exceeded|You" + APOS
           + "ve hit your usage limit for [\\w .-]+|You" + APOS + "ve reached your usage limit).*"),
