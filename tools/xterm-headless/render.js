@@ -3,9 +3,11 @@
 // (with the Unicode 11 width table, the one our engine's table is compared with) and reports
 // the visible screen.
 //
-//   node render.js serve            one JSON request per stdin line -> one JSON reply per line
-//        request: {"cols":80,"rows":24,"data":"<base64 bytes>"}
-//        reply:   {"lines":[...],"wrapped":[...],"cursor":{"row":r,"col":c},"alt_screen":b,"title":s}
+//   node render.js serve            one request per stdin line -> one reply line per request
+//        request: COLS ROWS BASE64-BYTES
+//        reply:   CURSOR_ROW CURSOR_COL ALT(0|1) WRAPPED(0/1 per row) BASE64(title) BASE64(row)...
+//        (plain tokens so that the Java side needs no JSON library)
+//   node render.js json COLS ROWS FILE   prints the final screen of FILE as one JSON object
 //   node render.js bench COLS ROWS SECONDS FILE...
 //        prints one JSON line per file: {"file":f,"bytes":n,"mb_per_s":x}
 'use strict';
@@ -49,11 +51,23 @@ function serve() {
   const next = () => {
     if (busy || queue.length === 0) return;
     busy = true;
-    const req = JSON.parse(queue.shift());
-    const t = newTerminal(req.cols, req.rows);
-    const data = Buffer.from(req.data, 'base64');
+    const [cols, rows, b64] = queue.shift().trim().split(' ');
+    const t = newTerminal(Number(cols), Number(rows));
+    const data = Buffer.from(b64 || '', 'base64');
+    const fail = (err) => {
+      process.stderr.write('render.js: xterm.js failed: ' + String(err && err.message || err).slice(0, 200) + '\n');
+      process.stdout.write('ERR\n');
+      busy = false;
+      next();
+    };
+    process.removeAllListeners('uncaughtException');
+    process.on('uncaughtException', fail);
     t.term.write(new Uint8Array(data), () => {
-      process.stdout.write(JSON.stringify(screenOf(t)) + '\n');
+      const s = screenOf(t);
+      const enc = (x) => Buffer.from(x, 'utf8').toString('base64') || '-';
+      const parts = [s.cursor.row, s.cursor.col, s.alt_screen ? 1 : 0,
+        s.wrapped.map((w) => (w ? '1' : '0')).join(''), enc(s.title), ...s.lines.map(enc)];
+      process.stdout.write(parts.join(' ') + '\n');
       t.term.dispose();
       busy = false;
       next();
@@ -84,6 +98,13 @@ async function bench(cols, rows, seconds, files) {
 const [mode, ...args] = process.argv.slice(2);
 if (mode === 'serve') {
   serve();
+} else if (mode === 'json') {
+  const [cols, rows, file] = args;
+  const t = newTerminal(Number(cols), Number(rows));
+  t.term.write(new Uint8Array(fs.readFileSync(file)), () => {
+    process.stdout.write(JSON.stringify(screenOf(t)) + '\n');
+    t.term.dispose();
+  });
 } else if (mode === 'bench') {
   const [cols, rows, seconds, ...files] = args;
   bench(Number(cols), Number(rows), Number(seconds), files);

@@ -38,7 +38,8 @@ final class Csi {
         g.dirty[s.y] = true;
       }
       case 'A' -> s.cursorUp(n);
-      case 'B', 'e' -> s.cursorDown(n);
+      case 'B' -> s.cursorDown(n);
+      case 'e' -> s.cursorTo(s.x, rowForAbsolute(s) + n); // VPR ignores the scroll margins
       case 'C', 'a' -> s.cursorRight(n);
       case 'D' -> s.cursorLeft(n);
       case 'E' -> {
@@ -81,14 +82,14 @@ final class Csi {
           s.backTab(n);
         }
       }
-      case 'b' -> s.repeatLast(Math.min(n, s.cols * s.rows));
+      case 'b' -> s.repeatLast(n); // n is at most CsiParams.MAX_VALUE, so the work is bounded
       case 'd' -> s.cursorTo(s.x, n - 1);
       case 'g' -> {
         int mode = p.raw(0);
         if (mode == 0) {
-          s.tabStops[s.x] = false;
+          s.active.tabStops[s.x] = false;
         } else if (mode == 3) {
-          java.util.Arrays.fill(s.tabStops, false);
+          java.util.Arrays.fill(s.active.tabStops, false);
         }
       }
       case 'h', 'l' -> {

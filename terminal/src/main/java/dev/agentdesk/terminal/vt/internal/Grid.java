@@ -21,6 +21,8 @@ final class Grid {
   int marginTop;
   int marginBottom;
   final SavedCursor saved = new SavedCursor();
+  /** Tab stops; per buffer, as in xterm.js. */
+  boolean[] tabStops;
 
   Grid(int cols, int rows, ScrollSink sink) {
     this.cols = cols;
@@ -33,6 +35,7 @@ final class Grid {
     dirty = new boolean[rows];
     marginTop = 0;
     marginBottom = rows - 1;
+    tabStops = Screen.defaultTabs(cols);
   }
 
   Line line(int row) {
@@ -132,8 +135,6 @@ final class Grid {
     int y;
     long style;
     boolean originMode;
-    boolean autowrap = true;
-    int[] charsets = new int[4];
-    int gl;
+    int charset;
   }
 }

@@ -22,6 +22,7 @@ final class Modes {
       case 2 -> {
         if (on) {
           Arrays.fill(s.charsets, Screen.CHARSET_ASCII);
+          s.charset = Screen.CHARSET_ASCII;
         }
       }
       case 6 -> {
@@ -48,12 +49,11 @@ final class Modes {
         }
       }
       case 1049 -> {
+        // Save/restore happen even when the screen is already the requested one (as in xterm).
         if (on) {
-          if (s.active == s.primary) {
-            s.saveCursor();
-          }
+          s.saveCursor();
           s.switchToAlt(true);
-        } else if (s.active == s.alt) {
+        } else {
           s.switchToPrimary();
           s.restoreCursor();
         }
@@ -80,14 +80,13 @@ final class Modes {
     s.appKeypad = false;
     Arrays.fill(s.charsets, Screen.CHARSET_ASCII);
     s.gl = 0;
+    s.charset = Screen.CHARSET_ASCII;
     Grid.SavedCursor saved = s.active.saved;
     saved.present = true;
     saved.x = 0;
     saved.y = 0;
     saved.style = 0;
     saved.originMode = false;
-    saved.autowrap = true;
-    Arrays.fill(saved.charsets, Screen.CHARSET_ASCII);
-    saved.gl = 0;
+    saved.charset = Screen.CHARSET_ASCII;
   }
 }

@@ -51,6 +51,9 @@ final class Reflow {
     while (out.size() < newRows) {
       out.add(new Line(newCols));
     }
+    boolean[] tabs = Screen.defaultTabs(newCols);
+    System.arraycopy(g.tabStops, 0, tabs, 0, Math.min(g.cols, newCols));
+    g.tabStops = tabs;
     g.lines = out.toArray(new Line[0]);
     g.cols = newCols;
     g.rows = newRows;

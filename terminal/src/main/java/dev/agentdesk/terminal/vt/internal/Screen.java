@@ -46,9 +46,13 @@ public final class Screen implements ParserHandler {
   int mouseTracking; // 0 off, else the DECSET number that enabled it (9, 1000, 1002, 1003)
   boolean sgrMouse;
 
-  boolean[] tabStops;
   final int[] charsets = new int[4];
   int gl; // which of G0..G3 is invoked into GL (SI/SO)
+  /**
+   * The charset printing uses. Normally charsets[gl]; kept apart because DECRC restores only this
+   * (as xterm.js does), so it can differ from the designations until the next SI/SO/designation.
+   */
+  int charset;
   String title = "";
   /** The last printed code point while printing is uninterrupted (for REP), else -1. */
   int lastPrinted = -1;
@@ -64,7 +68,6 @@ public final class Screen implements ParserHandler {
     primary = new Grid(cols, rows, this::toLog);
     alt = new Grid(cols, rows, null);
     active = primary;
-    tabStops = defaultTabs(cols);
   }
 
   static boolean[] defaultTabs(int cols) {
@@ -75,7 +78,24 @@ public final class Screen implements ParserHandler {
     return t;
   }
 
+  /**
+   * Mirrors xterm.js's scrollback length (its "ybase"): saved cursor rows are stored relative to
+   * it. Grows with every row scrolled off the primary screen up to the log capacity, and drops to
+   * 0 on ED 3 — unlike the durable log, which ED 3 does not touch.
+   */
+  long historyRows;
+
+  private long historyBase() {
+    return active == primary ? historyRows : 0;
+  }
+
+  /** Set while SU runs: its rows go to the durable log but not into xterm.js's scrollback. */
+  private boolean scrollingUpExplicitly;
+
   private void toLog(Line line) {
+    if (historyRows < log.capacity() && !scrollingUpExplicitly) {
+      historyRows++;
+    }
     logText.setLength(0);
     line.appendText(logText);
     log.append(logText.toString(), line.wrapped);
@@ -85,7 +105,7 @@ public final class Screen implements ParserHandler {
 
   @Override
   public void printAscii(byte[] buf, int from, int to) {
-    if (charsets[gl] != CHARSET_ASCII || insertMode) {
+    if (charset != CHARSET_ASCII || insertMode) {
       for (int i = from; i < to; i++) {
         print(buf[i]);
       }
@@ -100,8 +120,10 @@ public final class Screen implements ParserHandler {
         if (autowrap) {
           wrapLine();
         } else {
-          g.lines[y].put(cols - 1, buf[to - 1], 1, st); // without autowrap the last char wins
-          g.dirty[y] = true;
+          if (g.lines[y].cps[cols - 1] != Line.WIDE_TAIL) { // see print()
+            g.lines[y].put(cols - 1, buf[to - 1], 1, st); // without autowrap the last char wins
+            g.dirty[y] = true;
+          }
           return;
         }
       }
@@ -136,8 +158,8 @@ public final class Screen implements ParserHandler {
 
   @Override
   public void print(int cp) {
-    if (cp < 0x7f && charsets[gl] != CHARSET_ASCII) {
-      cp = Charsets.map(charsets[gl], cp);
+    if (cp < 0x7f && charset != CHARSET_ASCII) {
+      cp = Charsets.map(charset, cp);
     }
     int width = CharWidth.of(cp);
     Grid g = active;
@@ -150,12 +172,17 @@ public final class Screen implements ParserHandler {
       if (autowrap) {
         wrapLine();
       } else {
-        if (width > cols) {
-          return;
-        }
-        x = cols - width;
+        boolean wasPending = wrapPending;
+        x = cols - 1;
+        wrapPending = false;
         if (width == 2) {
-          return; // xterm drops a wide char that does not fit when autowrap is off
+          return; // xterm.js drops a wide char that does not fit when autowrap is off
+        }
+        if (wasPending && g.lines[y].cps[x] == Line.WIDE_TAIL) {
+          // xterm.js writes such a char into the hidden right half of the wide char, where it
+          // never shows; the wide char stays. Keep the screen the same as the reference.
+          wrapPending = true;
+          return;
         }
       }
     }
@@ -190,6 +217,10 @@ public final class Screen implements ParserHandler {
 
   /** Autowrap: continue on the next row, which is marked as soft-wrapped. */
   private void wrapLine() {
+    if (!wrapPending && x < cols) {
+      // A wide char that does not fit leaves the rest of the row blank (as xterm.js does).
+      active.lines[y].erase(x, cols, style);
+    }
     wrapPending = false;
     x = 0;
     index();
@@ -227,14 +258,20 @@ public final class Screen implements ParserHandler {
         x = 0;
         wrapPending = false;
       }
-      case 0x0e -> gl = 1;
-      case 0x0f -> gl = 0;
+      case 0x0e -> {
+        gl = 1;
+        charset = charsets[1];
+      }
+      case 0x0f -> {
+        gl = 0;
+        charset = charsets[0];
+      }
       case 0x84 -> lineFeed();
       case 0x85 -> {
         lineFeed();
         x = 0;
       }
-      case 0x88 -> tabStops[x] = true;
+      case 0x88 -> active.tabStops[x] = true;
       case 0x8d -> reverseIndex();
       default -> {
         // BEL and the other controls have no effect on the screen.
@@ -264,7 +301,9 @@ public final class Screen implements ParserHandler {
   /** SU: scrolls the region up; rows leaving the top of the screen go to the log. */
   void scrollRegionUp(int n) {
     Grid g = active;
+    scrollingUpExplicitly = true;
     g.scrollUp(g.marginTop, g.marginBottom, Math.min(n, g.marginBottom - g.marginTop + 1), Style.eraseFill(style));
+    scrollingUpExplicitly = false;
   }
 
   /** REP: prints the last printed character again, when printing was not interrupted. */
@@ -292,7 +331,7 @@ public final class Screen implements ParserHandler {
     wrapPending = false;
     while (count-- > 0 && x < cols - 1) {
       x++;
-      while (x < cols - 1 && !tabStops[x]) {
+      while (x < cols - 1 && !active.tabStops[x]) {
         x++;
       }
     }
@@ -302,7 +341,7 @@ public final class Screen implements ParserHandler {
     wrapPending = false;
     while (count-- > 0 && x > 0) {
       x--;
-      while (x > 0 && !tabStops[x]) {
+      while (x > 0 && !active.tabStops[x]) {
         x--;
       }
     }
@@ -322,7 +361,7 @@ public final class Screen implements ParserHandler {
           lineFeed();
           x = 0;
         }
-        case 'H' -> tabStops[x] = true;
+        case 'H' -> active.tabStops[x] = true;
         case 'M' -> reverseIndex();
         case 'c' -> fullReset();
         case '=' -> appKeypad = true;
@@ -335,7 +374,11 @@ public final class Screen implements ParserHandler {
     }
     int first = intermediates & 0xff;
     if (intermediates <= 0xff && first >= '(' && first <= '+') {
-      charsets[first - '('] = Charsets.designate(f);
+      int g = first - '(';
+      charsets[g] = Charsets.designate(f);
+      if (g == gl) {
+        charset = charsets[g];
+      }
     } else if (intermediates == '#' && f == '8') {
       alignmentTest();
     }
@@ -343,29 +386,23 @@ public final class Screen implements ParserHandler {
 
   private void alignmentTest() {
     Grid g = active;
-    g.marginTop = 0;
-    g.marginBottom = rows - 1;
     for (int r = 0; r < rows; r++) {
       Line l = g.lines[r];
-      l.clear(0);
+      l.clear(style);
       Arrays.fill(l.cps, 'E');
     }
     g.markAllDirty();
-    x = 0;
-    y = 0;
-    wrapPending = false;
+    cursorTo(0, 0); // the margins stay, as in xterm.js
   }
 
   void saveCursor() {
     Grid.SavedCursor s = active.saved;
     s.present = true;
     s.x = x;
-    s.y = y;
+    s.y = (int) Math.min(Integer.MAX_VALUE, y + historyBase()); // absolute, like xterm.js
     s.style = style;
     s.originMode = originMode;
-    s.autowrap = autowrap;
-    System.arraycopy(charsets, 0, s.charsets, 0, 4);
-    s.gl = gl;
+    s.charset = charset;
   }
 
   void restoreCursor() {
@@ -374,20 +411,21 @@ public final class Screen implements ParserHandler {
       x = 0;
       y = 0;
       style = 0;
+      charset = CHARSET_ASCII;
       wrapPending = false;
       return;
     }
     x = Math.min(s.x, cols - 1);
-    y = Math.min(s.y, rows - 1);
+    // Content that scrolled since the save takes the saved row up with it (xterm.js behaviour).
+    y = (int) Math.max(0, Math.min(s.y - historyBase(), rows - 1));
     style = s.style;
     originMode = s.originMode;
-    autowrap = s.autowrap;
-    System.arraycopy(s.charsets, 0, charsets, 0, 4);
-    gl = s.gl;
+    charset = s.charset;
     wrapPending = false;
   }
 
   void fullReset() {
+    historyRows = 0;
     primary.clearAll(0);
     alt.clearAll(0);
     primary.marginTop = alt.marginTop = 0;
@@ -411,9 +449,11 @@ public final class Screen implements ParserHandler {
     syncOutput = false;
     mouseTracking = 0;
     sgrMouse = false;
-    tabStops = defaultTabs(cols);
+    primary.tabStops = defaultTabs(cols);
+    alt.tabStops = defaultTabs(cols);
     Arrays.fill(charsets, CHARSET_ASCII);
     gl = 0;
+    charset = CHARSET_ASCII;
   }
 
   // ---------------------------------------------------------------- CSI and OSC
@@ -421,9 +461,7 @@ public final class Screen implements ParserHandler {
   @Override
   public void csiDispatch(CsiParams p, int finalByte) {
     Csi.dispatch(this, p, finalByte);
-    if (finalByte != 'b') {
-      lastPrinted = -1;
-    }
+    lastPrinted = -1; // as in xterm.js, REP repeats only a character printed right before it
   }
 
   @Override
@@ -529,8 +567,13 @@ public final class Screen implements ParserHandler {
         }
         g.markAllDirty();
       }
+      case 3 -> {
+        if (g == primary) {
+          historyRows = 0; // ED 3 clears xterm's scrollback; the durable log is kept (docs/vt-engine.md)
+        }
+      }
       default -> {
-        // ED 3 clears xterm's scrollback; the durable log is kept on purpose (see docs/vt-engine.md).
+        // Other modes are not defined.
       }
     }
   }
@@ -543,8 +586,7 @@ public final class Screen implements ParserHandler {
     if (clear) {
       alt.clearAll(Style.eraseFill(style));
     }
-    alt.markAllDirty();
-    wrapPending = false;
+    alt.markAllDirty(); // the cursor, a pending wrap included, carries over (xterm.js)
   }
 
   void switchToPrimary() {
@@ -554,7 +596,6 @@ public final class Screen implements ParserHandler {
     alt.clearAll(0);
     active = primary;
     primary.markAllDirty();
-    wrapPending = false;
   }
 
   static int clamp(int v, int lo, int hi) {
@@ -574,16 +615,14 @@ public final class Screen implements ParserHandler {
     boolean altActive = active == alt;
     int[] cursor = {x, y};
     Grid.SavedCursor primarySaved = primary.saved;
-    int[] savedPos = {primarySaved.x, primarySaved.y};
+    long base = historyRows;
+    int[] savedPos = {primarySaved.x, (int) Math.max(0, primarySaved.y - base)};
     Reflow.resize(primary, newCols, newRows, altActive ? savedPos : cursor, true);
     Reflow.resize(alt, newCols, newRows, altActive ? cursor : new int[] {alt.saved.x, alt.saved.y}, false);
     if (altActive) {
       primarySaved.x = Math.min(savedPos[0], newCols - 1);
-      primarySaved.y = Math.min(savedPos[1], newRows - 1);
+      primarySaved.y = (int) (Math.min(savedPos[1], newRows - 1) + historyRows);
     }
-    boolean[] tabs = defaultTabs(newCols);
-    System.arraycopy(tabStops, 0, tabs, 0, Math.min(cols, newCols));
-    tabStops = tabs;
     cols = newCols;
     rows = newRows;
     x = clamp(cursor[0], 0, cols - 1);

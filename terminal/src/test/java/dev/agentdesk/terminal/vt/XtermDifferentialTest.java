@@ -1,0 +1,67 @@
+package dev.agentdesk.terminal.vt;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.lifecycle.AfterContainer;
+
+/**
+ * Differential test: generated escape-sequence streams rendered by our engine and by xterm.js
+ * (@xterm/headless) must give the same screen text, cursor position and active screen.
+ */
+class XtermDifferentialTest {
+  private static XtermReference xterm;
+
+  static synchronized XtermReference xterm() throws IOException {
+    if (xterm == null) {
+      xterm = new XtermReference();
+    }
+    return xterm;
+  }
+
+  @AfterContainer
+  static synchronized void stopXterm() {
+    if (xterm != null) {
+      xterm.close();
+      xterm = null;
+    }
+  }
+
+  @Provide
+  Arbitrary<Integer> cols() {
+    return Arbitraries.integers().between(8, 40);
+  }
+
+  @Provide
+  Arbitrary<Integer> rows() {
+    return Arbitraries.integers().between(2, 12);
+  }
+
+  @Provide
+  Arbitrary<String> streams() {
+    return VtSequences.stream();
+  }
+
+  @Property(tries = 400)
+  void generatedStreamsRenderLikeXtermJs(
+      @ForAll("cols") int cols, @ForAll("rows") int rows, @ForAll("streams") String stream) throws IOException {
+    byte[] bytes = stream.getBytes(StandardCharsets.UTF_8);
+    assertSameScreen(cols, rows, bytes, VtSequences.visible(stream));
+  }
+
+  static void assertSameScreen(int cols, int rows, byte[] bytes, String label) throws IOException {
+    VtEngine engine = new VtEngine(cols, rows);
+    engine.feed(bytes);
+    XtermReference.Screen ours = XtermReference.Screen.of(engine.snapshot()).withoutWrapFlagsAndTitle();
+    XtermReference.Screen theirs = xterm().render(cols, rows, bytes).withoutWrapFlagsAndTitle();
+    assertThat(ours.render())
+        .as("%dx%d: %s", cols, rows, label)
+        .isEqualTo(theirs.render());
+  }
+}
