@@ -73,7 +73,7 @@ final class JsonlScan {
       int lastNewline = lastIndexOf(buf, len, (byte) '\n');
       while (lastNewline < 0 && len < avail) {
         // One line longer than the budget: keep reading until it ends.
-        int more = (int) Math.min(avail - len, Math.max(len, 1 << 16));
+        int more = (int) Math.min(avail - len, Math.max(len, 1024));
         buf = readFully(ch, pos + len, java.util.Arrays.copyOf(buf, len + more), len, more);
         len += more;
         lastNewline = lastIndexOf(buf, len, (byte) '\n');

@@ -1,0 +1,143 @@
+package dev.agentdesk.transcripts;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.agentdesk.testkit.TempSqlite;
+import dev.agentdesk.testkit.TempSqliteExtension;
+import dev.agentdesk.transcripts.index.Importer;
+import dev.agentdesk.transcripts.store.TranscriptStore;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The SQLite store: WAL, versioned migrations, one transaction per batch, full-text search. */
+@ExtendWith(TempSqliteExtension.class)
+class StoreTest {
+  private static final String MAIN = "5f0c1a2e-0000-4000-8000-000000000001";
+
+  private static long count(TempSqlite db, String sql) throws SQLException {
+    try (Connection c = db.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  private static void importFixtures(TranscriptHistory h) {
+    h.importFrom(List.of(new Importer.Root(Provider.CLAUDE, Fixtures.claudeProject()),
+        new Importer.Root(Provider.CODEX, Fixtures.codexDay())), ImportListener.NONE);
+  }
+
+  @Test
+  void theDatabaseUsesWalAndRecordsItsSchemaVersion(TempSqlite db) throws SQLException {
+    TranscriptStore.openSqlite(db.file()).close();
+    TranscriptStore.openSqlite(db.file()).close(); // reopening applies nothing twice
+    try (Connection c = db.connect(); Statement s = c.createStatement()) {
+      try (ResultSet rs = s.executeQuery("PRAGMA journal_mode")) {
+        rs.next();
+        assertThat(rs.getString(1)).isEqualTo("wal");
+      }
+    }
+    assertThat(count(db, "SELECT COUNT(*) FROM schema_migrations")).isEqualTo(1);
+    assertThat(count(db, "SELECT MAX(version) FROM schema_migrations")).isEqualTo(1);
+  }
+
+  @Test
+  void aDatabaseFromANewerVersionIsRefused(TempSqlite db) throws SQLException {
+    TranscriptStore.openSqlite(db.file()).close();
+    try (Connection c = db.connect(); Statement s = c.createStatement()) {
+      s.execute("INSERT INTO schema_migrations(version, applied_at) VALUES (7, 'later')");
+    }
+    assertThatThrownBy(() -> TranscriptStore.openSqlite(db.file())).isInstanceOfSatisfying(TranscriptException.class,
+        e -> assertThat(e.reason()).isEqualTo(TranscriptException.Reason.SCHEMA_TOO_NEW))
+        .hasMessageContaining("schema version 7");
+  }
+
+  @Test
+  void anotherDatabaseEngineIsATypedError() {
+    assertThatThrownBy(() -> TranscriptHistory.openUrl("jdbc:mysql://localhost/x"))
+        .isInstanceOfSatisfying(TranscriptException.class,
+            e -> assertThat(e.reason()).isEqualTo(TranscriptException.Reason.UNSUPPORTED_DATABASE));
+  }
+
+  @Test
+  void aFailedBatchLeavesNeitherRecordsNorCursor(TempSqlite db) throws SQLException {
+    TranscriptStore.openSqlite(db.file()).close();
+    try (Connection c = db.connect(); Statement s = c.createStatement()) {
+      // make the batch fail after its messages were written
+      s.execute("CREATE TRIGGER refuse AFTER INSERT ON tool_calls WHEN new.id = 'toolu_task'"
+          + " BEGIN SELECT RAISE(ABORT, 'refused by test'); END");
+    }
+    try (TranscriptHistory h = TranscriptHistory.open(db.file())) {
+      assertThatThrownBy(() -> h.importFrom(List.of(new Importer.Root(Provider.CLAUDE, Fixtures.claudeMain())),
+          ImportListener.NONE)).isInstanceOfSatisfying(TranscriptException.class,
+              e -> assertThat(e.reason()).isEqualTo(TranscriptException.Reason.STORE_FAILURE))
+          .hasMessageContaining("refused by test");
+    }
+    assertThat(count(db, "SELECT COUNT(*) FROM messages")).isZero();
+    assertThat(count(db, "SELECT COUNT(*) FROM sessions")).isZero();
+    assertThat(count(db, "SELECT COUNT(*) FROM cursors")).isZero();
+    try (Connection c = db.connect(); Statement s = c.createStatement()) {
+      s.execute("DROP TRIGGER refuse");
+    }
+    try (TranscriptHistory h = TranscriptHistory.open(db.file())) {
+      h.importFrom(List.of(new Importer.Root(Provider.CLAUDE, Fixtures.claudeMain())), ImportListener.NONE);
+      assertThat(h.detail(MAIN).entries()).isNotEmpty();
+    }
+  }
+
+  @Test
+  void searchRanksVisibleTextToolInputsAndOutputsWithSnippets(TempSqlite db) {
+    try (TranscriptHistory h = TranscriptHistory.open(db.file())) {
+      importFixtures(h);
+      assertThat(h.search("backoff configurable", 10)).first().satisfies(hit -> {
+        assertThat(hit.sessionId()).isEqualTo(MAIN);
+        assertThat(hit.kind()).isEqualTo("message");
+        assertThat(hit.ref()).isEqualTo("u9");
+        assertThat(hit.snippet()).contains("[backoff]").contains("[configurable]");
+        assertThat(hit.sessionTitle()).isEqualTo("Retry for fetch()");
+      });
+      assertThat(h.search("go test limiter", 10)).extracting(SearchHit::kind).contains("tool_input");
+      assertThat(h.search("TestRefill", 10)).extracting(SearchHit::kind).contains("tool_output");
+      // hidden envelope text is not searchable
+      assertThat(h.search("opened settings.py", 10)).isEmpty();
+      assertThat(h.search("environment_context zsh", 10)).isEmpty();
+      // punctuation is not query syntax
+      assertThat(h.search("(fetch*) \"retry\" -", 10)).isNotEmpty();
+    }
+  }
+
+  @Test
+  void sessionsFilterAndPage(TempSqlite db) {
+    try (TranscriptHistory h = TranscriptHistory.open(db.file())) {
+      importFixtures(h);
+      Page<SessionSummary> all = h.sessions(SessionQuery.all(50));
+      assertThat(all.total()).isEqualTo(5);
+      assertThat(all.items()).extracting(SessionSummary::endedAt).isSortedAccordingTo(
+          java.util.Comparator.reverseOrder());
+      assertThat(h.sessions(new SessionQuery(Provider.CODEX, null, null, false, 50, 0)).total()).isEqualTo(2);
+      assertThat(h.sessions(new SessionQuery(null, null, null, true, 50, 0)).total()).isEqualTo(6);
+      Page<SessionSummary> second = h.sessions(new SessionQuery(null, null, null, false, 2, 2));
+      assertThat(second.items()).hasSize(2).first().isEqualTo(all.items().get(2));
+      assertThat(h.sessions(new SessionQuery(null, "api-fork", null, false, 50, 0)).items())
+          .singleElement().satisfies(s -> assertThat(s.id()).isEqualTo("019b92bf-c500-7000-8000-000000000002"));
+    }
+  }
+
+  @Test
+  void usageCountsEveryResponseOnceAcrossForksAndSplitLines(TempSqlite db) {
+    try (TranscriptHistory h = TranscriptHistory.open(db.file())) {
+      importFixtures(h);
+      List<UsageRow> byModel = h.usage(UsageGrouping.MODEL);
+      UsageRow sonnet = byModel.stream().filter(r -> r.key().equals("claude-sonnet-4-5")).findFirst().orElseThrow();
+      // msg_A (split over three lines, copied into the fork), msg_B, msg_C: three responses
+      assertThat(sonnet.responses()).isEqualTo(3);
+      assertThat(sonnet.usage().output()).isEqualTo(57 + 20 + 30);
+      assertThat(h.usage(UsageGrouping.DAY)).extracting(UsageRow::key).containsExactly("2026-01-05", "2026-01-06");
+    }
+  }
+}
