@@ -1,0 +1,372 @@
+package dev.agentdesk.terminal.session;
+
+import com.pty4j.PtyProcess;
+import com.pty4j.PtyProcessBuilder;
+import com.pty4j.WinSize;
+import dev.agentdesk.terminal.session.internal.Posix;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A program running in a real pseudo-terminal under supervision. One reader thread per session
+ * reads the PTY into a fixed buffer and runs each chunk through the session core (OSC scan, VT
+ * engine, parser, timing, reducer) before reading the next, so a session's memory stays bounded
+ * and a slow consumer slows the child through the kernel's PTY buffer instead of queueing bytes.
+ * Timer deadlines are checked by a shared ticker and before every chunk and input.
+ *
+ * <p>The child runs as the leader of its own process group; {@link #kill()} signals the whole
+ * group so shells' children die with them.
+ */
+public final class PtySession implements AutoCloseable {
+  /** The environment variable that carries the session id into the child. */
+  public static final String SESSION_ENV = "AGENTDESK_SESSION";
+
+  /** Bytes per PTY read; the reader's only buffer. */
+  static final int READ_BUFFER = 16 * 1024;
+  private static final long TICK_MS = 100;
+  private static final ScheduledExecutorService TICKER = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "pty-session-ticker");
+    t.setDaemon(true);
+    return t;
+  });
+
+  private final SessionSpec spec;
+  private final PtyProcess process;
+  private final OutputStream toChild;
+  private final SessionCore core;
+  private final SessionClock clock;
+  private final List<SessionListener> listeners = new CopyOnWriteArrayList<>();
+  private final Thread reader;
+  private final ScheduledFuture<?> ticker;
+  private final CountDownLatch finished = new CountDownLatch(1);
+  private final Object lock = new Object();
+  private volatile Integer exitCode;
+  private volatile WinSize size;
+
+  private PtySession(SessionSpec spec, String sessionId, PtyProcess process, OutputAnalyzer analyzer,
+      List<SessionListener> initial) {
+    this.spec = spec;
+    this.process = process;
+    this.clock = spec.clock();
+    this.toChild = process.getOutputStream();
+    this.size = new WinSize(spec.cols(), spec.rows());
+    this.listeners.addAll(initial);
+    this.core = new SessionCore(sessionId, spec.agent(), spec.timing(), isFish(spec), analyzer, new SessionCore.Sink() {
+      @Override
+      public void emit(SessionEvent event) {
+        for (SessionListener l : listeners) {
+          l.onEvent(event);
+        }
+      }
+
+      @Override
+      public void writeToPty(byte[] bytes) {
+        writeRaw(bytes);
+      }
+    });
+    this.reader = new Thread(this::readLoop, "pty-reader-" + process.pid());
+    this.reader.setDaemon(true);
+    this.reader.start();
+    this.ticker = TICKER.scheduleWithFixedDelay(this::tick, TICK_MS, TICK_MS, TimeUnit.MILLISECONDS);
+  }
+
+  /** Starts {@code spec} with no listener yet. */
+  public static PtySession start(SessionSpec spec) {
+    return start(spec, List.of());
+  }
+
+  /**
+   * Starts the program in a new PTY of the spec's size, with {@code AGENTDESK_SESSION} set to a
+   * fresh UUID and {@code TERM} defaulting to {@code xterm-256color}. Listeners given here see
+   * every byte and event from the first one on.
+   *
+   * @throws SessionException {@code INVALID_SPEC} for a bad spec, {@code SPAWN_FAILED} when the
+   *     program cannot be started
+   */
+  public static PtySession start(SessionSpec spec, List<SessionListener> listeners) {
+    spec.validate();
+    String sessionId = UUID.randomUUID().toString();
+    Map<String, String> env = new HashMap<>(System.getenv());
+    // The child's terminal is our xterm-compatible VT engine, whatever the parent's TERM says.
+    env.put("TERM", "xterm-256color");
+    env.putAll(spec.env());
+    env.put(SESSION_ENV, sessionId);
+    String cwd = spec.cwd().map(Path::toString).orElse(System.getProperty("user.dir"));
+    PtyProcess process;
+    try {
+      process = new PtyProcessBuilder(launchArgv(spec))
+          .setEnvironment(env)
+          .setDirectory(cwd)
+          .setInitialColumns(spec.cols())
+          .setInitialRows(spec.rows())
+          .setConsole(false)
+          .setRedirectErrorStream(true)
+          .start();
+    } catch (IOException | RuntimeException e) {
+      throw new SessionException(SessionException.Reason.SPAWN_FAILED,
+          "cannot start " + spec.argv().get(0) + ": " + e.getMessage(), e);
+    }
+    // pty4j applies the initial size only after exec; set it at once (the launcher waits for it).
+    process.setWinSize(new WinSize(spec.cols(), spec.rows()));
+    return new PtySession(spec, sessionId, process, TerminalAnalyzer.create(spec), listeners);
+  }
+
+  public void addListener(SessionListener listener) {
+    listeners.add(listener);
+  }
+
+  public void removeListener(SessionListener listener) {
+    listeners.remove(listener);
+  }
+
+  /** The id the child got in {@code AGENTDESK_SESSION} (it changes after a conflict reset). */
+  public String sessionId() {
+    return state().sessionId();
+  }
+
+  public long pid() {
+    return process.pid();
+  }
+
+  public Agent agent() {
+    return state().agent();
+  }
+
+  public SessionSpec spec() {
+    return spec;
+  }
+
+  /** The current state (a snapshot). */
+  public SessionState state() {
+    synchronized (lock) {
+      return core.state();
+    }
+  }
+
+  /** Columns and rows as last set. */
+  public int[] size() {
+    WinSize s = size;
+    return new int[] {s.getColumns(), s.getRows()};
+  }
+
+  /** Types text into the PTY as the user: a new input turn. */
+  public void write(String text) {
+    write(text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** Writes bytes into the PTY as user input: a new input turn. */
+  public void write(byte[] bytes) {
+    if (bytes.length == 0) {
+      return;
+    }
+    ensureRunning("write to");
+    synchronized (lock) {
+      core.input(clock.nowMillis(), bytes);
+    }
+    writeRaw(bytes);
+  }
+
+  /** Presses a named key. */
+  public void sendKey(Key key) {
+    write(key.bytes());
+  }
+
+  /**
+   * Resizes the terminal; the child gets SIGWINCH. Output in the following resize grace is a
+   * redraw and raises no new question.
+   */
+  public void resize(int cols, int rows) {
+    SessionSpec.checkDimension("cols", cols);
+    SessionSpec.checkDimension("rows", rows);
+    ensureRunning("resize");
+    synchronized (lock) {
+      core.resize(clock.nowMillis(), cols, rows);
+      size = new WinSize(cols, rows);
+    }
+    process.setWinSize(new WinSize(cols, rows));
+  }
+
+  /** Runs every timer that is due on the session clock (tests with a {@link ManualClock} call this). */
+  public void tick() {
+    synchronized (lock) {
+      core.tick(clock.nowMillis());
+    }
+  }
+
+  /** The turn counter: how many user inputs the session has seen. */
+  public long turn() {
+    synchronized (lock) {
+      return core.epoch();
+    }
+  }
+
+  /** SIGKILL to the child's whole process group. Idempotent. */
+  public void kill() {
+    signalGroup(Posix.SIGKILL);
+  }
+
+  /** SIGHUP to the whole process group, as when a terminal window closes. */
+  public void hangUp() {
+    signalGroup(Posix.SIGHUP);
+  }
+
+  private void signalGroup(int signal) {
+    if (exitCode == null) {
+      Posix.killGroup(process.pid(), signal);
+    }
+  }
+
+  /** Waits for the exit and for the reader to have processed all output; returns the exit status. */
+  public int waitFor() throws InterruptedException {
+    finished.await();
+    return exitCode;
+  }
+
+  /** Like {@link #waitFor()} with a limit; empty when the session is still running. */
+  public OptionalInt waitFor(Duration timeout) throws InterruptedException {
+    return finished.await(timeout.toMillis(), TimeUnit.MILLISECONDS) ? OptionalInt.of(exitCode) : OptionalInt.empty();
+  }
+
+  /** The exit status once the session has finished, else empty. */
+  public OptionalInt exitCode() {
+    Integer c = exitCode;
+    return c == null || finished.getCount() > 0 ? OptionalInt.empty() : OptionalInt.of(c);
+  }
+
+  public boolean isRunning() {
+    return finished.getCount() > 0;
+  }
+
+  /** Kills the process group if still running and waits briefly for the reader to finish. */
+  @Override
+  public void close() {
+    kill();
+    try {
+      finished.await(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    ticker.cancel(false);
+  }
+
+  private void readLoop() {
+    byte[] buf = new byte[READ_BUFFER];
+    InputStream in = process.getInputStream();
+    try {
+      int n;
+      while ((n = in.read(buf)) > 0) {
+        byte[] chunk = java.util.Arrays.copyOf(buf, n);
+        long readEpoch = turnUnlocked();
+        for (SessionListener l : listeners) {
+          l.onOutput(chunk);
+        }
+        synchronized (lock) {
+          core.output(clock.nowMillis(), chunk, readEpoch);
+        }
+      }
+    } catch (IOException e) {
+      // EIO on Linux when the last writer of the PTY closes: that is the normal end of output.
+    } finally {
+      int code;
+      try {
+        code = process.waitFor();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        code = -1;
+      }
+      exitCode = code;
+      synchronized (lock) {
+        core.exit(clock.nowMillis(), code);
+      }
+      ticker.cancel(false);
+      finished.countDown();
+    }
+  }
+
+  /** Read without the lock on purpose: the turn a chunk belongs to is the one current when it was read. */
+  private long turnUnlocked() {
+    return core.epoch();
+  }
+
+  private void writeRaw(byte[] bytes) {
+    try {
+      synchronized (toChild) {
+        toChild.write(bytes);
+        toChild.flush();
+      }
+    } catch (IOException e) {
+      throw new SessionException(SessionException.Reason.IO, "writing to the PTY failed: " + e.getMessage(), e);
+    }
+  }
+
+  private void ensureRunning(String what) {
+    if (exitCode != null || finished.getCount() == 0) {
+      throw new SessionException(SessionException.Reason.SESSION_CLOSED,
+          "cannot " + what + " session " + sessionId() + ": its process has exited");
+    }
+  }
+
+  /**
+   * pty4j execs the child first and sizes the PTY afterwards, so a program that asks for its size
+   * at once can see 0×0. The child therefore starts as a tiny {@code sh} launcher that waits until
+   * the size is set (we set it right after start) and then {@code exec}s the real argv: same pid,
+   * same process group, exit status passed through. The program is resolved beforehand so a
+   * missing one is a typed error rather than a shell's exit 127.
+   */
+  private static String[] launchArgv(SessionSpec spec) {
+    String program = resolveProgram(spec);
+    List<String> argv = new java.util.ArrayList<>(List.of("/bin/sh", "-c",
+        "while [ \"$(stty size 2>/dev/null)\" = \"0 0\" ]; do sleep 0.005; done; exec \"$@\"",
+        "agentdesk-pty", program));
+    argv.addAll(spec.argv().subList(1, spec.argv().size()));
+    return argv.toArray(String[]::new);
+  }
+
+  private static String resolveProgram(SessionSpec spec) {
+    String name = spec.argv().get(0);
+    Path base = spec.cwd().orElse(Path.of(System.getProperty("user.dir")));
+    if (name.contains("/")) {
+      Path p = base.resolve(name);
+      if (java.nio.file.Files.isRegularFile(p) && java.nio.file.Files.isExecutable(p)) {
+        return p.toString();
+      }
+      throw new SessionException(SessionException.Reason.SPAWN_FAILED,
+          "cannot start " + name + ": " + (java.nio.file.Files.exists(p) ? "not an executable file" : "no such file"));
+    }
+    String path = spec.env().getOrDefault("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+    for (String dir : path.split(":")) {
+      Path p = base.resolve(dir.isEmpty() ? "." : dir).resolve(name);
+      if (java.nio.file.Files.isRegularFile(p) && java.nio.file.Files.isExecutable(p)) {
+        return p.toString();
+      }
+    }
+    throw new SessionException(SessionException.Reason.SPAWN_FAILED,
+        "cannot start " + name + ": not found on PATH (" + path + ")");
+  }
+
+  /** fish needs {@code set -gx} for the session-id reset; every other shell takes {@code export}. */
+  private static boolean isFish(SessionSpec spec) {
+    String prog = Path.of(spec.argv().get(0)).getFileName().toString();
+    if (prog.equals("fish")) {
+      return true;
+    }
+    boolean posixShell = prog.matches("(ba|z|da|k|mk)?sh");
+    String shell = spec.env().getOrDefault("SHELL", System.getenv().getOrDefault("SHELL", ""));
+    return !posixShell && shell.endsWith("/fish");
+  }
+}

@@ -1,0 +1,140 @@
+package dev.agentdesk.terminal.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Real PTYs running real programs: spawn, size, environment, input, resize, kill, exit status. */
+class PtySessionTest {
+
+  private static PtySession start(SessionSpec spec, Recorder rec) {
+    return PtySession.start(spec, List.of(rec));
+  }
+
+  @Test
+  void childThatAsksForItsSizeAtOnceSeesTheRequestedSize() throws Exception {
+    Recorder rec = new Recorder();
+    try (PtySession s = start(SessionSpec.of("stty", "size").withSize(123, 37), rec)) {
+      assertThat(s.waitFor()).isZero();
+      assertThat(rec.text()).contains("37 123");
+    }
+  }
+
+  @Test
+  void childGetsTheSessionIdEnvironmentAndWorkingDirectory(@TempDir Path dir) throws Exception {
+    Recorder rec = new Recorder();
+    SessionSpec spec = SessionSpec.of("sh", "-c", "echo \"id=$AGENTDESK_SESSION extra=$EXTRA term=$TERM\"; pwd")
+        .withEnv("EXTRA", "x y").withCwd(dir);
+    try (PtySession s = start(spec, rec)) {
+      s.waitFor();
+      assertThat(s.sessionId()).matches("[0-9a-f-]{36}");
+      assertThat(rec.text()).contains("id=" + s.sessionId() + " extra=x y term=xterm-256color")
+          .contains(dir.toRealPath().toString());
+    }
+  }
+
+  @Test
+  void textAndNamedKeysReachTheChild() throws Exception {
+    Recorder rec = new Recorder();
+    // raw mode so the child sees the key bytes exactly as sent
+    String script = "read line; echo \"got:$line\"; stty raw -echo; echo raw-ready; "
+        + "dd bs=1 count=4 2>/dev/null | od -An -tx1; stty sane";
+    try (PtySession s = start(SessionSpec.of("sh", "-c", script), rec)) {
+      s.write("hello world");
+      s.sendKey(Key.ENTER);
+      rec.awaitOutput("raw-ready");
+      s.sendKey(Key.UP);
+      s.sendKey(Key.CTRL_C);
+      assertThat(s.waitFor()).isZero();
+      assertThat(rec.text()).contains("1b 5b 41 03");
+      assertThat(s.turn()).isEqualTo(4);
+    }
+  }
+
+  @Test
+  void resizeReachesTheChildAsSigwinch() throws Exception {
+    Recorder rec = new Recorder();
+    String script = "trap 'echo size=$(stty size)' WINCH; echo ready; i=0; "
+        + "while [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done";
+    try (PtySession s = start(SessionSpec.of("bash", "-c", script), rec)) {
+      rec.awaitOutput("ready");
+      s.resize(132, 43);
+      rec.awaitOutput("size=43 132");
+      assertThat(s.size()).containsExactly(132, 43);
+      s.kill();
+    }
+  }
+
+  @Test
+  void killEndsTheWholeProcessGroup() throws Exception {
+    Recorder rec = new Recorder();
+    try (PtySession s = start(SessionSpec.of("sh", "-c", "sleep 300 & echo child=$!; wait"), rec)) {
+      Matcher m = Pattern.compile("child=(\\d+)").matcher(rec.awaitOutput("\n", Duration.ofSeconds(10)));
+      while (!m.find()) {
+        m = Pattern.compile("child=(\\d+)\\r?\\n").matcher(rec.awaitOutput("\n"));
+      }
+      long child = Long.parseLong(m.group(1));
+      assertThat(ProcessHandle.of(child)).isPresent();
+      s.kill();
+      assertThat(s.waitFor()).isEqualTo(128 + 9);
+      long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+      while (ProcessHandle.of(child).map(ProcessHandle::isAlive).orElse(false) && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      assertThat(ProcessHandle.of(child).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+      assertThat(s.state().exited()).isTrue();
+      assertThat(s.state().exitCode()).isEqualTo(137);
+    }
+  }
+
+  @Test
+  void exitStatusIsPassedThroughAndReported() throws Exception {
+    Recorder rec = new Recorder();
+    try (PtySession s = start(SessionSpec.of("sh", "-c", "echo bye; exit 7"), rec)) {
+      assertThat(s.waitFor()).isEqualTo(7);
+      assertThat(s.exitCode()).hasValue(7);
+      assertThat(rec.events()).anySatisfy(e -> assertThat(e).isEqualTo(new SessionEvent.Exited(e.atMs(), 7)));
+      assertThatThrownBy(() -> s.write("late"))
+          .isInstanceOfSatisfying(SessionException.class,
+              e -> assertThat(e.reason()).isEqualTo(SessionException.Reason.SESSION_CLOSED));
+      assertThatThrownBy(() -> s.resize(80, 24)).isInstanceOf(SessionException.class);
+    }
+  }
+
+  @Test
+  void badSpecsAreTypedErrorsBeforeAnythingStarts(@TempDir Path dir) throws Exception {
+    assertReason(() -> PtySession.start(SessionSpec.of(List.of())), SessionException.Reason.INVALID_SPEC);
+    assertReason(() -> PtySession.start(SessionSpec.of("true").withSize(0, 24)), SessionException.Reason.INVALID_SPEC);
+    assertReason(() -> PtySession.start(SessionSpec.of("true").withSize(80, 100_000)),
+        SessionException.Reason.INVALID_SPEC);
+    assertReason(() -> PtySession.start(SessionSpec.of("true").withCwd(dir.resolve("missing"))),
+        SessionException.Reason.INVALID_SPEC);
+    assertReason(() -> PtySession.start(SessionSpec.of("true").withEnv("A=B", "x")),
+        SessionException.Reason.INVALID_SPEC);
+    Path notExecutable = Files.writeString(dir.resolve("plain.txt"), "not a program");
+    assertReason(() -> PtySession.start(SessionSpec.of(notExecutable.toString())),
+        SessionException.Reason.SPAWN_FAILED);
+    assertReason(() -> PtySession.start(SessionSpec.of("/no/such/program-xyz")), SessionException.Reason.SPAWN_FAILED);
+  }
+
+  @Test
+  void resizeRejectsImpossibleSizes() throws Exception {
+    try (PtySession s = PtySession.start(SessionSpec.of("sleep", "5"))) {
+      assertReason(() -> s.resize(0, 10), SessionException.Reason.INVALID_SPEC);
+      assertReason(() -> s.resize(10, -1), SessionException.Reason.INVALID_SPEC);
+    }
+  }
+
+  private static void assertReason(Runnable r, SessionException.Reason reason) {
+    assertThatThrownBy(r::run).isInstanceOfSatisfying(SessionException.class,
+        e -> assertThat(e.reason()).as(e.getMessage()).isEqualTo(reason));
+  }
+}
