@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The payload of an OSC 7770 hook marker: {@code ESC ] 7770 ; key=value ; key=value BEL} (or ST).
+ * An OSC 7770 hook marker: {@code ESC ] 7770 ; key=value ; key=value BEL} (or ST).
  * Keys: {@code state} = busy | idle | awaiting, {@code question} (text for awaiting),
  * {@code intent} (text, optional "(title)" suffix), {@code suggest} (items separated by {@code |}),
  * {@code block} (any value: a Stop hook kept the turn open). Unknown keys are ignored so hooks can
@@ -19,29 +19,16 @@ import java.util.Optional;
 record HookMarker(Optional<State> state, String question, String intent, String intentTitle, List<String> suggest,
     boolean block, List<String> problems) {
 
-  /** OSC number of hook markers. */
-  static final int OSC_NUMBER = 7770;
-
   enum State { BUSY, IDLE, AWAITING }
 
   /**
-   * Parses the text after {@code 7770;}. Never throws: malformed pairs are reported in
-   * {@code problems} and skipped, so a broken hook cannot break the session.
+   * Reads the fields the raw OSC scanner split out of one marker. Never throws: a bad state value
+   * is reported in {@code problems} and ignored, so a broken hook cannot break the session.
    */
-  static HookMarker parse(String payload) {
+  static HookMarker of(Map<String, String> fields) {
     Map<String, String> pairs = new LinkedHashMap<>();
+    fields.forEach((k, v) -> pairs.put(k.trim().toLowerCase(Locale.ROOT), decode(v == null ? "" : v)));
     List<String> problems = new ArrayList<>();
-    for (String part : payload.split(";")) {
-      if (part.isBlank()) {
-        continue;
-      }
-      int eq = part.indexOf('=');
-      if (eq <= 0) {
-        problems.add("not key=value: '" + part + "'");
-        continue;
-      }
-      pairs.put(part.substring(0, eq).trim().toLowerCase(Locale.ROOT), decode(part.substring(eq + 1)));
-    }
     Optional<State> state = Optional.empty();
     String raw = pairs.get("state");
     if (raw != null) {

@@ -1,9 +1,13 @@
 package dev.agentdesk.terminal.session;
 
+import dev.agentdesk.terminal.parser.Agent;
+import dev.agentdesk.terminal.parser.MonotonicClock;
 import com.pty4j.PtyProcess;
 import com.pty4j.PtyProcessBuilder;
 import com.pty4j.WinSize;
 import dev.agentdesk.terminal.session.internal.Posix;
+import dev.agentdesk.terminal.vt.LogLine;
+import dev.agentdesk.terminal.vt.ScreenSnapshot;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -49,7 +53,7 @@ public final class PtySession implements AutoCloseable {
   private final PtyProcess process;
   private final OutputStream toChild;
   private final SessionCore core;
-  private final SessionClock clock;
+  private final MonotonicClock clock;
   private final List<SessionListener> listeners = new CopyOnWriteArrayList<>();
   private final Thread reader;
   private final ScheduledFuture<?> ticker;
@@ -58,15 +62,15 @@ public final class PtySession implements AutoCloseable {
   private volatile Integer exitCode;
   private volatile WinSize size;
 
-  private PtySession(SessionSpec spec, String sessionId, PtyProcess process, OutputAnalyzer analyzer,
-      List<SessionListener> initial) {
+  private PtySession(SessionSpec spec, String sessionId, PtyProcess process, List<SessionListener> initial) {
     this.spec = spec;
     this.process = process;
     this.clock = spec.clock();
     this.toChild = process.getOutputStream();
     this.size = new WinSize(spec.cols(), spec.rows());
     this.listeners.addAll(initial);
-    this.core = new SessionCore(sessionId, spec.agent(), spec.timing(), isFish(spec), analyzer, new SessionCore.Sink() {
+    this.core = new SessionCore(sessionId, spec.agent(), spec.cols(), spec.rows(), spec.timing(), isFish(spec),
+        new SessionCore.Sink() {
       @Override
       public void emit(SessionEvent event) {
         for (SessionListener l : listeners) {
@@ -78,7 +82,14 @@ public final class PtySession implements AutoCloseable {
       public void writeToPty(byte[] bytes) {
         writeRaw(bytes);
       }
-    });
+
+      @Override
+      public void log(List<LogLine> lines) {
+        for (SessionListener l : listeners) {
+          l.onLog(lines);
+        }
+      }
+    }, spec.clock().nowMillis());
     this.reader = new Thread(this::readLoop, "pty-reader-" + process.pid());
     this.reader.setDaemon(true);
     this.reader.start();
@@ -123,7 +134,7 @@ public final class PtySession implements AutoCloseable {
     }
     // pty4j applies the initial size only after exec; set it at once (the launcher waits for it).
     process.setWinSize(new WinSize(spec.cols(), spec.rows()));
-    return new PtySession(spec, sessionId, process, TerminalAnalyzer.create(spec), listeners);
+    return new PtySession(spec, sessionId, process, listeners);
   }
 
   public void addListener(SessionListener listener) {
@@ -155,6 +166,13 @@ public final class PtySession implements AutoCloseable {
   public SessionState state() {
     synchronized (lock) {
       return core.state();
+    }
+  }
+
+  /** The visible screen as the session's VT engine sees it. */
+  public ScreenSnapshot screen() {
+    synchronized (lock) {
+      return core.screen();
     }
   }
 
@@ -208,10 +226,10 @@ public final class PtySession implements AutoCloseable {
     }
   }
 
-  /** The turn counter: how many user inputs the session has seen. */
+  /** The input turn: how many lines (or menu answers, or interrupts) the user has submitted. */
   public long turn() {
     synchronized (lock) {
-      return core.epoch();
+      return core.turn();
     }
   }
 
@@ -271,12 +289,12 @@ public final class PtySession implements AutoCloseable {
       int n;
       while ((n = in.read(buf)) > 0) {
         byte[] chunk = java.util.Arrays.copyOf(buf, n);
-        long readEpoch = turnUnlocked();
+        long readTurn = core.turn(); // deliberately before the lock: the turn current when read
         for (SessionListener l : listeners) {
           l.onOutput(chunk);
         }
         synchronized (lock) {
-          core.output(clock.nowMillis(), chunk, readEpoch);
+          core.output(clock.nowMillis(), chunk, readTurn);
         }
       }
     } catch (IOException e) {
@@ -296,11 +314,6 @@ public final class PtySession implements AutoCloseable {
       ticker.cancel(false);
       finished.countDown();
     }
-  }
-
-  /** Read without the lock on purpose: the turn a chunk belongs to is the one current when it was read. */
-  private long turnUnlocked() {
-    return core.epoch();
   }
 
   private void writeRaw(byte[] bytes) {

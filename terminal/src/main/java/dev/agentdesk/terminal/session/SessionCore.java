@@ -1,60 +1,101 @@
 package dev.agentdesk.terminal.session;
 
+import dev.agentdesk.terminal.osc.OscNotification;
+import dev.agentdesk.terminal.osc.OscScanner;
+import dev.agentdesk.terminal.parser.Agent;
+import dev.agentdesk.terminal.parser.OutputParser;
+import dev.agentdesk.terminal.parser.ParsedEvent;
+import dev.agentdesk.terminal.parser.RowChange;
+import dev.agentdesk.terminal.parser.ScreenView;
+import dev.agentdesk.terminal.parser.ShellActivity;
+import dev.agentdesk.terminal.vt.ChangedRow;
+import dev.agentdesk.terminal.vt.LogLine;
+import dev.agentdesk.terminal.vt.ScreenSnapshot;
+import dev.agentdesk.terminal.vt.VtEngine;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.Deque;
+import java.util.List;
 import java.util.UUID;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 
 /**
- * The single-threaded heart of a session: it takes output chunks, user input, resizes, clock ticks
- * and the exit, runs them through output analysis, output timing, the silence detector and the
- * reducer, and emits {@link SessionEvent}s. It never reads a clock or sleeps: every call carries
- * the session-clock time, so a live session and a capture replay with the same timestamps make the
- * same decisions. Callers serialise access (PtySession holds a lock).
+ * The single-threaded heart of a session: output chunks go through the raw OSC scanner, the VT
+ * engine and the output parser; user input, resizes and clock ticks go to the parser; every
+ * resulting event is reported and folded into {@link SessionState} by {@link SessionReducer}.
  *
- * <p>Timers are deadlines, not threads. {@link #tick} fires every deadline at or before "now" in
- * time order, each decided at its own deadline time, so the result does not depend on how often
- * or how late ticks come — only that a tick runs before the next chunk is processed.
+ * <p>It never reads a real clock or sleeps. Every call carries the session-clock time, and the
+ * parser's clock reads that time, so a live session and a capture replay with the same timestamps
+ * make the same decisions. Timers are deadlines: {@link #tick} fires every deadline at or before
+ * "now" in time order, each at its own deadline time, so results do not depend on how often or
+ * how late ticks come — only that a tick runs before the next chunk (every call starts with one).
+ *
+ * <p>Busy/idle is decided here, not by the parser, because its window depends on the agent
+ * (500 ms for a shell, 2.5 s for an agent, configurable) and because hooks override it: hook busy
+ * wins over silence; hook idle, a confirmed interrupted screen, or exit end it. The parser's own
+ * shell-state events are therefore replaced by the ones this core emits.
+ *
+ * <p>Not thread-safe: the owner serialises calls.
  */
 final class SessionCore {
+  /** Claude's and Codex's confirmation that the user interrupted the turn. */
+  private static final Pattern INTERRUPTED = Pattern.compile(
+      "^\\s*(?:⎿\\s*)?Interrupted(?: by user)?\\b|^\\s*■\\s*Conversation interrupted\\b");
+  /** Answered questions remembered so that a repaint of the conversation cannot raise them again. */
+  private static final int ANSWERED_MEMORY = 32;
+
   /** Where a core's results go. */
   interface Sink {
     void emit(SessionEvent event);
 
     /** Bytes the session itself types into the PTY (the session-id reset). */
     void writeToPty(byte[] bytes);
+
+    /** Lines that scrolled off the primary screen into the durable log, in order. */
+    default void log(List<LogLine> lines) {}
   }
 
   private final SessionTiming timing;
-  private final OutputAnalyzer analyzer;
   private final Sink sink;
   private final boolean fishShell;
   private final Supplier<String> newId;
-  private final SilenceDetector silence;
   private final long idleMs;
+  private final OscScanner osc = new OscScanner();
+  private final VtEngine vt;
+  private final OutputParser parser;
+  private long now;
+  private long loggedUpTo;
   private SessionState state;
-  /** Written under the owner's lock, read without it by the reader to stamp chunks. */
-  private volatile long epoch;
+  /** The parser's input turn, readable by the reader thread to stamp a chunk before processing. */
+  private volatile long turn;
   private long lastRealOutputMs;
   private boolean outputBusy;
   private boolean hookBusy;
+  /** The parser deadline last fired; the same deadline is not fired twice (its condition only changes with output). */
+  private long parserFiredAt = Long.MIN_VALUE;
   private long lastResetMs = Long.MIN_VALUE / 2;
-  private String pendingInputEcho = "";
-  private long pendingInputEchoMs = Long.MIN_VALUE / 2;
+  private String typedEcho = "";
+  private long typedAtMs = Long.MIN_VALUE / 2;
+  private final Deque<String> answered = new ArrayDeque<>();
 
-  SessionCore(String sessionId, Agent agent, SessionTiming timing, boolean fishShell, OutputAnalyzer analyzer,
-      Sink sink) {
-    this(sessionId, agent, timing, fishShell, analyzer, sink, () -> UUID.randomUUID().toString());
+  SessionCore(String sessionId, Agent agent, int cols, int rows, SessionTiming timing, boolean fishShell, Sink sink,
+      long startMs) {
+    this(sessionId, agent, cols, rows, timing, fishShell, sink, startMs, () -> UUID.randomUUID().toString());
   }
 
-  SessionCore(String sessionId, Agent agent, SessionTiming timing, boolean fishShell, OutputAnalyzer analyzer,
-      Sink sink, Supplier<String> newId) {
+  SessionCore(String sessionId, Agent agent, int cols, int rows, SessionTiming timing, boolean fishShell, Sink sink,
+      long startMs, Supplier<String> newId) {
     this.timing = timing;
-    this.analyzer = analyzer;
     this.sink = sink;
     this.fishShell = fishShell;
     this.newId = newId;
-    this.silence = new SilenceDetector(timing);
     this.idleMs = timing.idleMsFor(agent);
+    this.now = startMs;
+    this.vt = new VtEngine(cols, rows);
+    this.parser = new OutputParser(agent, () -> now);
     this.state = SessionState.initial(sessionId, agent);
   }
 
@@ -62,32 +103,60 @@ final class SessionCore {
     return state;
   }
 
-  long epoch() {
-    return epoch;
+  /** The current input turn; safe to read from any thread. */
+  long turn() {
+    return turn;
+  }
+
+  /** The visible screen now. */
+  ScreenSnapshot screen() {
+    return vt.snapshot();
+  }
+
+  /** Durable-log lines from sequence {@code seq} on that are still held. */
+  List<LogLine> logSince(long seq) {
+    return vt.logSince(seq);
   }
 
   /**
    * One chunk the child wrote.
    *
-   * @param readEpoch the input turn current when the chunk was read; events from it carry that turn
+   * @param readTurn the input turn current when the chunk was read: a question in it belongs to
+   *     that turn even if input was processed while the chunk waited
    */
-  void output(long nowMs, byte[] chunk, long readEpoch) {
+  void output(long nowMs, byte[] chunk, long readTurn) {
     tick(nowMs);
     if (state.exited()) {
       return;
     }
-    OutputAnalyzer.Analysis a = analyzer.analyze(chunk, nowMs);
-    if (!isEchoOnly(nowMs, chunk)) {
+    now = nowMs;
+    List<OscNotification> notes = osc.scan(chunk, 0, chunk.length);
+    List<ParsedEvent> events = new ArrayList<>(parser.onNotifications(notes));
+    List<ChangedRow> changed = vt.feed(chunk);
+    List<RowChange> rows = new ArrayList<>(changed.size());
+    boolean interrupted = false;
+    for (ChangedRow c : changed) {
+      rows.add(new RowChange(c.row(), c.text()));
+      interrupted |= INTERRUPTED.matcher(c.text()).find();
+    }
+    events.addAll(parser.onScreen(view(vt.snapshot()), rows));
+    if (!isEcho(nowMs, chunk)) {
       lastRealOutputMs = nowMs;
-      if (!outputBusy) {
-        outputBusy = true;
+      outputBusy = true;
+    }
+    for (OscNotification n : notes) {
+      if (n instanceof OscNotification.HookMarker h) {
+        handleHook(nowMs, HookMarker.of(h.fields()), readTurn);
       }
     }
-    silence.onOutput(nowMs, a.changedRows(), a.statusLine());
-    for (OutputAnalyzer.Finding f : a.findings()) {
-      handle(nowMs, f, readEpoch);
+    if (interrupted) {
+      hookBusy = false;
+    }
+    for (ParsedEvent e : events) {
+      handle(nowMs, e, readTurn);
     }
     publishShell(nowMs);
+    drainLog();
   }
 
   /** Real user input (typed text or a named key). */
@@ -96,31 +165,45 @@ final class SessionCore {
     if (state.exited()) {
       return;
     }
-    epoch++;
-    String typed = new String(bytes, StandardCharsets.UTF_8);
-    pendingInputEcho = printable(typed);
-    pendingInputEchoMs = nowMs;
-    silence.onInput(nowMs, pendingInputEcho, epoch);
-    analyzer.input(bytes, nowMs);
-    apply(nowMs, new SessionSignal.UserInput(epoch));
+    now = nowMs;
+    String pendingQuestion = state.question();
+    long before = parser.turnEpoch();
+    List<ParsedEvent> events = parser.onInput(bytes, 0, bytes.length);
+    String typed = printable(new String(bytes, StandardCharsets.UTF_8));
+    if (!typed.isEmpty()) {
+      typedEcho = typed;
+      typedAtMs = nowMs;
+    }
+    if (parser.turnEpoch() != before) {
+      turn = parser.turnEpoch();
+      remember(pendingQuestion);
+      apply(nowMs, new SessionSignal.UserInput(parser.turnEpoch()));
+    }
+    for (ParsedEvent e : events) {
+      handle(nowMs, e, turn);
+    }
   }
 
   void resize(long nowMs, int cols, int rows) {
     tick(nowMs);
-    silence.onResize(nowMs);
-    analyzer.resize(cols, rows);
+    now = nowMs;
+    vt.resize(cols, rows);
+    parser.onResize();
+    drainLog();
   }
 
-  /** Fires every deadline at or before {@code nowMs}, earliest first. */
+  /** Fires every deadline at or before {@code nowMs}, earliest first, each at its own time. */
   void tick(long nowMs) {
     while (!state.exited()) {
       long idleAt = outputBusy ? lastRealOutputMs + idleMs : Long.MAX_VALUE;
-      long silenceAt = silence.deadline();
+      long pd = parser.nextDeadline();
+      long parserAt = pd < 0 || pd <= parserFiredAt ? Long.MAX_VALUE : pd;
       long limitAt = state.rateLimitedUntilMs() != null ? state.rateLimitedUntilMs() : Long.MAX_VALUE;
-      long due = Math.min(idleAt, Math.min(silenceAt, limitAt));
+      long due = Math.min(idleAt, Math.min(parserAt, limitAt));
       if (due > nowMs) {
-        return;
+        break;
       }
+      now = Math.max(now, due);
       if (due == idleAt) {
         outputBusy = false;
         publishShell(due);
@@ -128,18 +211,14 @@ final class SessionCore {
       if (due == limitAt) {
         apply(due, new SessionSignal.Tick(due));
       }
-      if (due == silenceAt) {
-        boolean lowConfidence = state.awaitingInput() && !state.questionConfident() && state.choicePrompt() == null;
-        SilenceDetector.Outcome o = silence.fire(due, analyzer.screen(), lowConfidence);
-        if (o instanceof SilenceDetector.Outcome.Raise r) {
-          analyzer.emitQuestion(due, r.text(), false);
-          apply(due, new SessionSignal.QuestionAsked(r.text(), false, r.epoch()));
-        } else if (o instanceof SilenceDetector.Outcome.Retract r) {
-          analyzer.emitQuestionCleared(due);
-          apply(due, new SessionSignal.QuestionRetracted(r.epoch()));
+      if (due == parserAt) {
+        parserFiredAt = due;
+        for (ParsedEvent e : parser.tick()) {
+          handle(due, e, turn);
         }
       }
     }
+    now = Math.max(now, nowMs);
   }
 
   void exit(long nowMs, int exitCode) {
@@ -149,65 +228,67 @@ final class SessionCore {
     }
     outputBusy = false;
     hookBusy = false;
+    publishShell(nowMs);
     apply(nowMs, new SessionSignal.Exited(exitCode));
     sink.emit(new SessionEvent.Exited(nowMs, exitCode));
   }
 
-  private void handle(long nowMs, OutputAnalyzer.Finding f, long readEpoch) {
-    if (f instanceof OutputAnalyzer.Finding.Signal s) {
-      SessionSignal sig = s.signal();
-      if (sig instanceof SessionSignal.QuestionAsked q) {
-        sig = new SessionSignal.QuestionAsked(q.text(), q.confident(), readEpoch);
-        if (!q.confident() && readEpoch == epoch) {
-          silence.trackExternal(q.text(), readEpoch);
-        }
+  private void handle(long atMs, ParsedEvent e, long readTurn) {
+    if (e instanceof ParsedEvent.ShellState) {
+      return; // busy/idle is this core's decision (see the class comment)
+    }
+    sink.emit(new SessionEvent.Parsed(atMs, e));
+    if (e instanceof ParsedEvent.StatusLine) {
+      return;
+    }
+    if (e instanceof ParsedEvent.AgentSessionConflict) {
+      resetSessionId(atMs);
+      return;
+    }
+    if (e instanceof ParsedEvent.Question q) {
+      long epoch = Math.min(q.turnEpoch(), readTurn);
+      if (!q.confident() && answered.contains(q.promptText())) {
+        return; // a repaint of a question answered in an earlier turn
       }
-      apply(nowMs, sig);
-    } else if (f instanceof OutputAnalyzer.Finding.Hook h) {
-      handleHook(nowMs, HookMarker.parse(h.payload()), readEpoch);
-    } else if (f instanceof OutputAnalyzer.Finding.StatusLine) {
-      silence.onStatusLine(nowMs);
-    } else if (f instanceof OutputAnalyzer.Finding.Interrupted) {
-      hookBusy = false;
-    } else if (f instanceof OutputAnalyzer.Finding.SessionConflict) {
-      resetSessionId(nowMs);
+      apply(atMs, new SessionSignal.QuestionAsked(q.promptText(), q.confident(), epoch));
+      return;
+    }
+    SessionSignal s = ParsedSignals.toSignal(e, atMs);
+    if (s != null) {
+      apply(atMs, s);
     }
   }
 
-  private void handleHook(long nowMs, HookMarker m, long readEpoch) {
+  private void handleHook(long atMs, HookMarker m, long readTurn) {
     if (m.state().isPresent()) {
-      silence.onHookState();
       HookMarker.State st = m.state().get();
       hookBusy = st == HookMarker.State.BUSY;
-      if (st != HookMarker.State.AWAITING) {
-        silence.untrack();
-      }
-      apply(nowMs, new SessionSignal.HookState(st, m.question(), readEpoch));
+      apply(atMs, new SessionSignal.HookState(st, m.question(), readTurn));
     }
     if (m.intent() != null) {
-      apply(nowMs, new SessionSignal.Intent(m.intent(), m.intentTitle()));
+      apply(atMs, new SessionSignal.Intent(m.intent(), m.intentTitle()));
     }
     if (!m.suggest().isEmpty()) {
-      apply(nowMs, new SessionSignal.Suggestions(m.suggest()));
+      apply(atMs, new SessionSignal.Suggestions(m.suggest()));
     }
     if (m.block()) {
       hookBusy = true;
-      apply(nowMs, new SessionSignal.HookBlocked());
+      apply(atMs, new SessionSignal.HookBlocked());
     }
   }
 
   /** Writes a fresh {@code AGENTDESK_SESSION} into the PTY, at most once per cooldown. */
-  private void resetSessionId(long nowMs) {
-    if (nowMs - lastResetMs < timing.conflictCooldownMs()) {
+  private void resetSessionId(long atMs) {
+    if (atMs - lastResetMs < timing.conflictCooldownMs()) {
       return;
     }
-    lastResetMs = nowMs;
+    lastResetMs = atMs;
     String previous = state.sessionId();
     String fresh = newId.get();
     String line = fishShell ? "set -gx AGENTDESK_SESSION " + fresh + "\r" : "export AGENTDESK_SESSION=" + fresh + "\r";
+    apply(atMs, new SessionSignal.SessionIdReset(fresh));
+    sink.emit(new SessionEvent.SessionIdReset(atMs, previous, fresh));
     sink.writeToPty(line.getBytes(StandardCharsets.US_ASCII));
-    apply(nowMs, new SessionSignal.SessionIdReset(fresh));
-    sink.emit(new SessionEvent.SessionIdReset(nowMs, previous, fresh));
   }
 
   /** Busy while output flows or a hook said busy; the reducer holds idle back while sub-tasks run. */
@@ -223,13 +304,11 @@ final class SessionCore {
     SessionReducer.Reduction r = SessionReducer.reduce(state, signal);
     state = r.state();
     if (r.choiceCleared()) {
-      analyzer.emitChoiceCleared(atMs);
+      sink.emit(new SessionEvent.Parsed(atMs, new ParsedEvent.ChoiceCleared()));
     }
     if (before.busy() != state.busy()) {
-      analyzer.emitShellState(atMs, state.busy());
-    }
-    if (!state.awaitingInput() && before.awaitingInput()) {
-      silence.untrack();
+      sink.emit(new SessionEvent.Parsed(atMs,
+          new ParsedEvent.ShellState(state.busy() ? ShellActivity.BUSY : ShellActivity.IDLE)));
     }
     if (!before.equals(state)) {
       sink.emit(new SessionEvent.StateChanged(atMs, state));
@@ -239,20 +318,54 @@ final class SessionCore {
     }
   }
 
-  /** Output that only repeats what the user just typed does not make the session busy. */
-  private boolean isEchoOnly(long nowMs, byte[] chunk) {
-    if (nowMs - pendingInputEchoMs >= timing.echoWindowMs() || pendingInputEcho.isEmpty()) {
+  /** Output within the echo window that only repeats what the user typed does not make the session busy. */
+  private boolean isEcho(long nowMs, byte[] chunk) {
+    if (nowMs - typedAtMs >= timing.echoWindowMs() || typedEcho.isEmpty()) {
       return false;
     }
     String out = printable(new String(chunk, StandardCharsets.UTF_8));
-    return !out.isEmpty() && pendingInputEcho.contains(out);
+    return out.isEmpty() || typedEcho.contains(out);
+  }
+
+  private void drainLog() {
+    long end = vt.logEnd();
+    if (end > loggedUpTo) {
+      List<LogLine> lines = vt.logSince(loggedUpTo);
+      loggedUpTo = end;
+      sink.log(lines);
+    }
+  }
+
+  private void remember(String question) {
+    if (question != null && !answered.contains(question)) {
+      answered.addLast(question);
+      if (answered.size() > ANSWERED_MEMORY) {
+        answered.removeFirst();
+      }
+    }
+  }
+
+  static ScreenView view(ScreenSnapshot s) {
+    BitSet wrapped = new BitSet(s.rows());
+    // The snapshot marks a row that continues the one above; the parser wants the row that wraps into the next.
+    for (int i = 1; i < s.wrapped().size(); i++) {
+      if (s.wrapped().get(i)) {
+        wrapped.set(i - 1);
+      }
+    }
+    return new ScreenView(s.lines(), wrapped, s.cols(), s.cursorRow(), s.cursorCol(), s.altScreen());
   }
 
   private static String printable(String s) {
     StringBuilder sb = new StringBuilder(s.length());
+    boolean esc = false;
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
-      if (c >= 0x20 && c != 0x7f) {
+      if (c == 0x1b) {
+        esc = true;
+      } else if (esc) {
+        esc = !Character.isLetter(c) && c != '~';
+      } else if (c >= 0x20 && c != 0x7f) {
         sb.append(c);
       }
     }

@@ -1,11 +1,19 @@
 package dev.agentdesk.terminal.session;
 
+import dev.agentdesk.terminal.parser.ParsedEvent;
+
 /**
  * What a supervised session reports to its listeners, each stamped with the session-clock time
  * it happened at.
  */
 public sealed interface SessionEvent {
   long atMs();
+
+  /**
+   * An event of the output parser, or one the session derived on the parser's terms: busy/idle
+   * (shell-state), and choice-cleared when input, exit or a replacement resolves a menu.
+   */
+  record Parsed(long atMs, ParsedEvent event) implements SessionEvent {}
 
   /** The session state changed; {@code state} is the whole new value. */
   record StateChanged(long atMs, SessionState state) implements SessionEvent {}

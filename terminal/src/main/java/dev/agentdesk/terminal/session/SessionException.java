@@ -1,10 +1,12 @@
 package dev.agentdesk.terminal.session;
 
+import dev.agentdesk.terminal.TerminalException;
+
 /**
  * Anything that goes wrong with a supervised PTY session. The {@link Reason} says what failed so a
  * caller (CLI, HTTP API) can map it to a user error or a server fault without parsing the text.
  */
-public class SessionException extends RuntimeException {
+public class SessionException extends TerminalException {
   private static final long serialVersionUID = 1L;
 
   /** What failed. */

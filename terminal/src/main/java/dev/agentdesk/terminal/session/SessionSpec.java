@@ -1,5 +1,7 @@
 package dev.agentdesk.terminal.session;
 
+import dev.agentdesk.terminal.parser.Agent;
+import dev.agentdesk.terminal.parser.MonotonicClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -18,7 +20,7 @@ import java.util.Optional;
  * @param explicitAgent the agent named by the caller; empty means detect from argv
  */
 public record SessionSpec(List<String> argv, Map<String, String> env, Optional<Path> cwd, int cols, int rows,
-    Optional<Agent> explicitAgent, SessionTiming timing, SessionClock clock) {
+    Optional<Agent> explicitAgent, SessionTiming timing, MonotonicClock clock) {
 
   /** Largest accepted width or height; the kernel's winsize fields are 16-bit. */
   public static final int MAX_DIMENSION = 9999;
@@ -31,7 +33,7 @@ public record SessionSpec(List<String> argv, Map<String, String> env, Optional<P
   /** argv at 80×24, inheriting the environment and the current directory, agent detected. */
   public static SessionSpec of(List<String> argv) {
     return new SessionSpec(argv, Map.of(), Optional.empty(), 80, 24, Optional.empty(), SessionTiming.defaults(),
-        SessionClock.system());
+        MonotonicClock.system());
   }
 
   public static SessionSpec of(String... argv) {
@@ -40,7 +42,7 @@ public record SessionSpec(List<String> argv, Map<String, String> env, Optional<P
 
   /** The explicit agent, or the one {@link Agent#detect} finds in argv. */
   public Agent agent() {
-    return explicitAgent.orElseGet(() -> Agent.detect(argv));
+    return explicitAgent.orElseGet(() -> AgentDetector.detect(argv));
   }
 
   public SessionSpec withSize(int newCols, int newRows) {
@@ -65,7 +67,7 @@ public record SessionSpec(List<String> argv, Map<String, String> env, Optional<P
     return new SessionSpec(argv, env, cwd, cols, rows, explicitAgent, newTiming, clock);
   }
 
-  public SessionSpec withClock(SessionClock newClock) {
+  public SessionSpec withClock(MonotonicClock newClock) {
     return new SessionSpec(argv, env, cwd, cols, rows, explicitAgent, timing, newClock);
   }
 

@@ -1,5 +1,6 @@
 package dev.agentdesk.terminal.session;
 
+import dev.agentdesk.terminal.parser.Agent;
 import java.util.List;
 
 /**

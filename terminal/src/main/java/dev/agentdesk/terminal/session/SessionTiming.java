@@ -1,5 +1,7 @@
 package dev.agentdesk.terminal.session;
 
+import dev.agentdesk.terminal.parser.Agent;
+
 /**
  * The time windows of session supervision, all in milliseconds. {@link #defaults()} are the
  * spec's values; tests and users may tune them.
@@ -30,7 +32,7 @@ public record SessionTiming(long shellIdleMs, long agentIdleMs, long silenceMs, 
 
   /** The idle threshold for this agent: the shell value for {@link Agent#NONE}. */
   public long idleMsFor(Agent agent) {
-    return agent.isAgent() ? agentIdleMs : shellIdleMs;
+    return agent != Agent.NONE ? agentIdleMs : shellIdleMs;
   }
 
   public SessionTiming withIdle(long shellMs, long agentMs) {

@@ -1,44 +1,23 @@
 package dev.agentdesk.terminal.session;
 
+import dev.agentdesk.terminal.parser.Agent;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * The coding agents whose output shapes the parser knows, plus {@link #NONE} for a plain shell or
- * any other program. The agent decides the idle threshold and which agent-gated parser rules run.
+ * Finds the coding agent an argv runs, or parses an agent name given by a user. The agent decides
+ * the idle threshold and which agent-gated parser rules run.
  */
-public enum Agent {
-  CLAUDE("claude"),
-  CODEX("codex"),
-  AIDER("aider"),
-  GEMINI("gemini"),
-  COPILOT("copilot"),
-  OPENCODE("opencode"),
-  GOOSE("goose"),
-  NONE("none");
+public final class AgentDetector {
 
   /** Launchers that run the program named by a later argument ({@code npx claude}, {@code env X=1 codex}). */
   private static final Set<String> LAUNCHERS =
       Set.of("env", "npx", "bunx", "pnpx", "uvx", "pipx", "node", "bun", "deno", "python", "python3",
           "exec", "nohup", "time", "sudo", "stdbuf", "nice");
 
-  private final String cliName;
-
-  Agent(String cliName) {
-    this.cliName = cliName;
-  }
-
-  /** The lower-case name used on the command line and in JSON ({@code claude}, {@code none}). */
-  public String cliName() {
-    return cliName;
-  }
-
-  /** True for every value but {@link #NONE}. */
-  public boolean isAgent() {
-    return this != NONE;
-  }
+  private AgentDetector() {}
 
   /**
    * Parses an explicit agent name (case-insensitive).
@@ -48,8 +27,8 @@ public enum Agent {
    */
   public static Agent named(String name) {
     String wanted = name == null ? "" : name.trim().toLowerCase(Locale.ROOT);
-    for (Agent a : values()) {
-      if (a.cliName.equals(wanted)) {
+    for (Agent a : Agent.values()) {
+      if (a.cliName().equals(wanted)) {
         return a;
       }
     }
@@ -60,8 +39,8 @@ public enum Agent {
   /** The accepted names, for help and error text. */
   public static String names() {
     StringBuilder sb = new StringBuilder();
-    for (Agent a : values()) {
-      sb.append(sb.length() == 0 ? "" : "|").append(a.cliName);
+    for (Agent a : Agent.values()) {
+      sb.append(sb.length() == 0 ? "" : "|").append(a.cliName());
     }
     return sb.toString();
   }
@@ -70,7 +49,7 @@ public enum Agent {
    * Recognises the agent an argv runs. Looks through launchers and wrappers ({@code npx},
    * {@code env VAR=x}, {@code node path/to/cli.js}, {@code bash -c "claude --resume"}) and matches
    * the program's base name, also inside npm package names such as
-   * {@code @anthropic-ai/claude-code} or {@code @google/gemini-cli}. Returns {@link #NONE} when
+   * {@code @anthropic-ai/claude-code} or {@code @google/gemini-cli}. Returns {@link Agent#NONE} when
    * nothing matches.
    */
   public static Agent detect(List<String> argv) {
@@ -79,7 +58,7 @@ public enum Agent {
 
   private static Agent detectIn(List<String> argv, int depth) {
     if (argv == null || depth > 3) {
-      return NONE;
+      return Agent.NONE;
     }
     for (int i = 0; i < argv.size(); i++) {
       String arg = argv.get(i);
@@ -92,7 +71,7 @@ public enum Agent {
         int c = argv.indexOf("-c");
         return c > i && c + 1 < argv.size()
             ? detectIn(List.of(argv.get(c + 1).trim().split("\\s+")), depth + 1)
-            : NONE;
+            : Agent.NONE;
       }
       boolean launcherOrOption = LAUNCHERS.contains(base) || arg.startsWith("-")
           || arg.matches("[A-Za-z_][A-Za-z0-9_]*=.*");
@@ -106,16 +85,16 @@ public enum Agent {
           return hit.get();
         }
       }
-      return NONE;
+      return Agent.NONE;
     }
-    return NONE;
+    return Agent.NONE;
   }
 
   private static Optional<Agent> match(String base) {
     String b = base.toLowerCase(Locale.ROOT).replaceFirst("@[^@]*$", ""); // claude-code@latest
-    for (Agent a : values()) {
-      String n = a.cliName;
-      if (a != NONE && (b.equals(n) || b.equals(n + "-code") || b.equals(n + "-cli") || b.equals(n + "-chat")
+    for (Agent a : Agent.values()) {
+      String n = a.cliName();
+      if (a != Agent.NONE && (b.equals(n) || b.equals(n + "-code") || b.equals(n + "-cli") || b.equals(n + "-chat")
           || b.equals(n + ".js") || b.equals(n + ".mjs"))) {
         return Optional.of(a);
       }

@@ -1,0 +1,54 @@
+# Shared helpers of the stand-in agents. Each stand-in prints the output shapes of one real agent
+# (spinner/status lines, questions, menus, OSC notifications, hook markers) with real timing, and
+# waits on its terminal for the answers a test types. Sourced, not run.
+
+ESC=$'\033'
+BEL=$'\007'
+
+# spin FRAMES TEXT SUFFIX: redraw one status line FRAMES times, 50 ms apart, then erase it.
+spin() {
+  local frames=$1 text=$2 suffix=$3 glyphs=("✻" "✽" "✶" "✳" "✢" "·") i
+  for ((i = 0; i < frames; i++)); do
+    printf '\r%s[2K%s %s… (%ds · ↓ %d tokens · esc to interrupt)%s' "$ESC" "${glyphs[i % 6]}" "$text" "$i" "$((i * 40 + 12))" "$suffix"
+    sleep 0.05
+  done
+  printf '\r%s[2K' "$ESC"
+}
+
+# osc777 BODY: a desktop notification as Claude Code sends it.
+osc777() {
+  printf '%s]777;notify;Claude Code;%s%s' "$ESC" "$1" "$BEL"
+}
+
+# hook KEY=VALUE...: an OSC 7770 hook marker, ST-terminated.
+hook() {
+  local IFS=';'
+  printf '%s]7770;%s%s\\' "$ESC" "$*" "$ESC"
+}
+
+# composer: Claude Code's bottom input box and the hint row under it.
+composer() {
+  printf '╭──────────────────────────────────────────────────────────╮\r\n'
+  printf '│ >                                                        │\r\n'
+  printf '╰──────────────────────────────────────────────────────────╯\r\n'
+  printf '  ? for shortcuts'
+}
+
+# erase_lines N: move up N rows from the current one and clear to the end of the screen.
+erase_lines() {
+  printf '\r%s[%dA%s[J' "$ESC" "$1" "$ESC"
+}
+
+# await_line: read one submitted line from the terminal (the test types it).
+await_line() {
+  IFS= read -r REPLY
+}
+
+# await_key: read one key in raw mode, as menus do.
+await_key() {
+  local saved
+  saved=$(stty -g)
+  stty raw -echo
+  REPLY=$(dd bs=1 count=1 2>/dev/null)
+  stty "$saved"
+}
