@@ -11,14 +11,22 @@ banner() {
 
 case "${1:-}" in
 question)
-  # A plain "?" question, then silence until the user answers.
+  # A plain "?" question, then silence until the user answers. Like Claude Code it repaints the
+  # whole screen when the terminal is resized.
+  ask() {
+    printf '%s[2J%s[H' "$ESC" "$ESC"
+    banner
+    printf '⏺ I found two call sites that still use the old parser API.\r\n\r\n'
+    printf '⏺ Should I keep the old API as a deprecated alias?\r\n\r\n'
+    composer
+    printf '\r%s[2A%s[4C' "$ESC" "$ESC"
+  }
   banner
   spin 8 "Pondering" ""
-  printf '⏺ I found two call sites that still use the old parser API.\r\n\r\n'
-  printf '⏺ Should I keep the old API as a deprecated alias?\r\n\r\n'
-  composer
-  printf '\r%s[2A%s[4C' "$ESC" "$ESC"
+  ask
+  trap ask WINCH
   await_line
+  trap - WINCH
   printf '\r%s[J\r\n' "$ESC"
   printf '> %s\r\n\r\n' "$REPLY"
   spin 6 "Editing" ""
@@ -27,10 +35,19 @@ question)
   printf '\r%s[2A%s[4C' "$ESC" "$ESC"
   await_line
   ;;
+question-then-spinner)
+  # The question is followed by more work: a status line within the silence window.
+  banner
+  printf '⏺ Should I keep the old API as a deprecated alias?\r\n\r\n'
+  sleep 0.3
+  spin 3 "Reconsidering" ""
+  await_line
+  ;;
 choice)
   # A numbered confirmation menu with its footer; one key answers it.
   banner
   spin 6 "Thinking" ""
+  raw_mode
   printf ' Do you want to make this edit to parser.rs?\r\n'
   printf ' ❯ 1. Yes\r\n'
   printf '   2. Yes, allow all edits during this session (shift+tab)\r\n'
@@ -38,6 +55,7 @@ choice)
   printf ' Esc to cancel · Tab to amend\r\n'
   await_key
   erase_lines 6
+  cooked_mode
   printf '⏺ Answered %s. Applying the edit.\r\n' "$REPLY"
   spin 4 "Writing" ""
   printf '⏺ Done.\r\n'
@@ -50,7 +68,7 @@ choice-vanish)
   printf ' ❯ 1. Yes\r\n'
   printf '   2. No, and tell Claude what to do differently (esc)\r\n\r\n'
   printf ' Esc to cancel · Tab to amend\r\n'
-  await_line
+  sleep "${2:-0.5}"
   erase_lines 5
   printf '⏺ The PreToolUse hook denied the command; trying another way.\r\n'
   await_line
@@ -59,9 +77,9 @@ choice-replace)
   # One menu is replaced by another without input in between.
   banner
   printf ' Do you want to make this edit to a.rs?\r\n ❯ 1. Yes\r\n   2. No (esc)\r\n\r\n Esc to cancel · Tab to amend\r\n'
-  await_line
-  erase_lines 5
-  printf ' Do you want to make this edit to b.rs?\r\n ❯ 1. Yes\r\n   2. No (esc)\r\n\r\n Esc to cancel · Tab to amend\r\n'
+  sleep "${2:-0.5}"
+  # erase and redraw in one write, as Ink does: the old menu never leaves the screen empty
+  printf '\r%s[5A%s[J Do you want to make this edit to b.rs?\r\n ❯ 1. Yes\r\n   2. No (esc)\r\n\r\n Esc to cancel · Tab to amend\r\n' "$ESC" "$ESC"
   await_line
   ;;
 permission)
@@ -114,14 +132,14 @@ interrupt)
 limits)
   # Rate limit with a reset time, usage percentage, exhaustion, sub-tasks, PR URL, API error.
   banner
-  printf '⏺ ›› task · 2 local agents\r\n'
+  printf '  ›› task · 2 local agents\r\n'
   printf '  ⎿  API Error: 429 {"type":"error","error":{"type":"rate_limit_error"}} · Retrying in 30 seconds\r\n'
   printf "You've used 85%% of your weekly limit\r\n"
   printf '⏺ Opened https://github.com/acme/widgets/pull/42\r\n'
   printf '  ⎿  API Error: 500 {"type":"error","error":{"type":"api_error","message":"Internal server error"}}\r\n'
   await_line
   printf "You're out of extra usage · resets 8pm (Europe/Madrid)\r\n"
-  printf '⏺ ›› task · 0 local agents\r\n'
+  printf '  ›› task · 0 local agents\r\n'
   await_line
   ;;
 conflict)

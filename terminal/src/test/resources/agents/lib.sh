@@ -44,11 +44,16 @@ await_line() {
   IFS= read -r REPLY
 }
 
-# await_key: read one key in raw mode, as menus do.
-await_key() {
-  local saved
-  saved=$(stty -g)
+# raw_mode / cooked_mode: TUI agents (Ink, ratatui) keep the terminal raw: keys are not echoed.
+raw_mode() {
+  SAVED_TTY=$(stty -g)
   stty raw -echo
+}
+cooked_mode() {
+  stty "$SAVED_TTY"
+}
+
+# await_key: read one key (call raw_mode first, as a TUI does before drawing a menu).
+await_key() {
   REPLY=$(dd bs=1 count=1 2>/dev/null)
-  stty "$saved"
 }

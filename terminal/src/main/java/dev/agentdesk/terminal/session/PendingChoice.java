@@ -16,6 +16,12 @@ public record PendingChoice(String title, List<Option> options, String dismissKe
     options = List.copyOf(options);
   }
 
+  /** Same title and same numbered labels: the same menu, perhaps redrawn with more detail. */
+  public boolean sameMenu(PendingChoice other) {
+    return other != null && title.equals(other.title)
+        && options.stream().map(Option::label).toList().equals(other.options.stream().map(Option::label).toList());
+  }
+
   /** One numbered option; {@code destructive} marks no/cancel/reject-style answers. */
   public record Option(int index, String label, boolean destructive) {}
 }

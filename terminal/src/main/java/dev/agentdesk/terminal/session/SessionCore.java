@@ -80,6 +80,11 @@ final class SessionCore {
   private String typedEcho = "";
   private long typedAtMs = Long.MIN_VALUE / 2;
   private final Deque<String> answered = new ArrayDeque<>();
+  /**
+   * The menu the user just answered while it may still be on screen: until it disappears, the
+   * parser can see it again (an echo or a highlight change redraws a row) and must not re-open it.
+   */
+  private PendingChoice resolvedChoice;
 
   SessionCore(String sessionId, Agent agent, int cols, int rows, SessionTiming timing, boolean fishShell, Sink sink,
       long startMs) {
@@ -167,20 +172,25 @@ final class SessionCore {
     }
     now = nowMs;
     String pendingQuestion = state.question();
+    PendingChoice pendingChoice = state.choicePrompt();
     long before = parser.turnEpoch();
     List<ParsedEvent> events = parser.onInput(bytes, 0, bytes.length);
     String typed = printable(new String(bytes, StandardCharsets.UTF_8));
+    typedAtMs = nowMs;
     if (!typed.isEmpty()) {
       typedEcho = typed;
-      typedAtMs = nowMs;
     }
     if (parser.turnEpoch() != before) {
       turn = parser.turnEpoch();
       remember(pendingQuestion);
-      apply(nowMs, new SessionSignal.UserInput(parser.turnEpoch()));
+      resolvedChoice = pendingChoice;
     }
+    // The parser's own choice-cleared first, so the turn change below does not report it twice.
     for (ParsedEvent e : events) {
       handle(nowMs, e, turn);
+    }
+    if (parser.turnEpoch() != before) {
+      apply(nowMs, new SessionSignal.UserInput(parser.turnEpoch()));
     }
   }
 
@@ -254,6 +264,14 @@ final class SessionCore {
       return;
     }
     SessionSignal s = ParsedSignals.toSignal(e, atMs);
+    if (s instanceof SessionSignal.ChoiceShown c) {
+      if (c.choice().equals(resolvedChoice)) {
+        return; // the answered menu, redrawn before it goes away
+      }
+      resolvedChoice = null;
+    } else if (s instanceof SessionSignal.ChoiceGone) {
+      resolvedChoice = null;
+    }
     if (s != null) {
       apply(atMs, s);
     }
@@ -303,7 +321,8 @@ final class SessionCore {
     SessionState before = state;
     SessionReducer.Reduction r = SessionReducer.reduce(state, signal);
     state = r.state();
-    if (r.choiceCleared()) {
+    if (r.choiceCleared() && !(signal instanceof SessionSignal.ChoiceGone)) {
+      // ChoiceGone comes from the parser's own choice-cleared, which was reported already.
       sink.emit(new SessionEvent.Parsed(atMs, new ParsedEvent.ChoiceCleared()));
     }
     if (before.busy() != state.busy()) {
@@ -320,9 +339,10 @@ final class SessionCore {
 
   /** Output within the echo window that only repeats what the user typed does not make the session busy. */
   private boolean isEcho(long nowMs, byte[] chunk) {
-    if (nowMs - typedAtMs >= timing.echoWindowMs() || typedEcho.isEmpty()) {
+    if (nowMs - typedAtMs >= timing.echoWindowMs()) {
       return false;
     }
+    // A bare newline (the echo of Enter) or the typed text itself, nothing else.
     String out = printable(new String(chunk, StandardCharsets.UTF_8));
     return out.isEmpty() || typedEcho.contains(out);
   }

@@ -56,7 +56,9 @@ final class SessionReducer {
       if (s.exited()) {
         return new Reduction(s, false);
       }
-      choiceCleared = s.choicePrompt() != null && !s.choicePrompt().equals(c.choice());
+      // The same menu drawn again with more detail (footer keys arrive in a later chunk) is an
+      // update; a different title or different options is a replacement.
+      choiceCleared = s.choicePrompt() != null && !s.choicePrompt().sameMenu(c.choice());
       b.choicePrompt = c.choice();
       b.awaitingInput = true;
       if (b.question == null) {
