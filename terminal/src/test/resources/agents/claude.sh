@@ -21,10 +21,10 @@ question)
     composer
     printf '\r%s[2A%s[4C' "$ESC" "$ESC"
   }
+  trap ask WINCH
   banner
   spin 8 "Pondering" ""
   ask
-  trap ask WINCH
   await_line
   trap - WINCH
   printf '\r%s[J\r\n' "$ESC"

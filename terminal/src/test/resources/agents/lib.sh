@@ -39,8 +39,12 @@ erase_lines() {
   printf '\r%s[%dA%s[J' "$ESC" "$1" "$ESC"
 }
 
-# await_line: read one submitted line from the terminal (the test types it).
+# await_line: read one submitted line from the terminal (the test types it). Polls for a complete
+# line so that traps (SIGWINCH repaints) run while waiting, as they do in a real TUI's event loop.
 await_line() {
+  while ! read -r -t 0; do
+    sleep 0.02
+  done
   IFS= read -r REPLY
 }
 

@@ -66,18 +66,33 @@ class ClaudeQuestionScenarioTest {
       assertThat(a.state().awaitingInput()).isTrue();
       int before = a.rec.text().length();
       a.session.resize(90, 28);
-      // wait for the stand-in's full repaint after SIGWINCH
-      long end = System.nanoTime() + 10_000_000_000L;
-      while (a.rec.text().indexOf(QUESTION, before) < 0 && System.nanoTime() < end) {
-        Thread.sleep(5);
-      }
+      // the stand-in repaints everything on SIGWINCH, as Claude Code does
+      String repaint = a.rec.awaitOutput(before, QUESTION);
+      assertThat(repaint).contains("\u001b[2J");
       a.awaitScreen(QUESTION);
+      assertThat(a.session.screen().cols()).isEqualTo(90);
       a.advance(10_000);
       a.advance(10_000);
       assertThat(a.state().awaitingInput()).as("the question is still the current prompt").isTrue();
       assertThat(a.parsed(ParsedEvent.Question.class)).as("a redraw in the resize grace is not a new question")
           .hasSize(1);
       assertThat(a.parsed(ParsedEvent.QuestionCleared.class)).isEmpty();
+    }
+  }
+
+  @Test
+  void aRepaintInTheResizeGraceIsNotANewCandidate() throws Exception {
+    try (StandIn a = StandIn.start(Agent.CLAUDE, "claude.sh", "question")) {
+      a.awaitScreen(QUESTION);
+      a.advance(5_000);
+      int before = a.rec.text().length();
+      a.session.resize(120, 32);
+      a.rec.awaitOutput(before, QUESTION);
+      a.awaitScreen("? for shortcuts");
+      a.advance(5_000);
+      a.advance(30_000);
+      assertThat(a.parsed(ParsedEvent.Question.class))
+          .as("the resize dropped the pending candidate and its redraw is not new content").isEmpty();
     }
   }
 

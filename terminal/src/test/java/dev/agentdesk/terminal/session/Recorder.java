@@ -49,6 +49,19 @@ final class Recorder implements SessionListener {
     return text();
   }
 
+  /** Waits until {@code needle} appears in the output after offset {@code from}; returns that part. */
+  synchronized String awaitOutput(int from, String needle) throws InterruptedException {
+    long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (text().indexOf(needle, from) < 0) {
+      long left = (end - System.nanoTime()) / 1_000_000;
+      if (left <= 0) {
+        throw new AssertionError("no '" + needle + "' in output after offset " + from + ":\n" + text().substring(from));
+      }
+      wait(left);
+    }
+    return text().substring(from);
+  }
+
   /** Waits for an event matching {@code p} and returns it. */
   synchronized SessionEvent awaitEvent(Predicate<SessionEvent> p, Duration timeout) throws InterruptedException {
     long end = System.nanoTime() + timeout.toNanos();
