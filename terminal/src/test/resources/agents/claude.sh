@@ -68,7 +68,7 @@ choice-vanish)
   printf ' ❯ 1. Yes\r\n'
   printf '   2. No, and tell Claude what to do differently (esc)\r\n\r\n'
   printf ' Esc to cancel · Tab to amend\r\n'
-  sleep "${2:-0.5}"
+  await_nudge
   erase_lines 5
   printf '⏺ The PreToolUse hook denied the command; trying another way.\r\n'
   await_line
@@ -77,7 +77,7 @@ choice-replace)
   # One menu is replaced by another without input in between.
   banner
   printf ' Do you want to make this edit to a.rs?\r\n ❯ 1. Yes\r\n   2. No (esc)\r\n\r\n Esc to cancel · Tab to amend\r\n'
-  sleep "${2:-0.5}"
+  await_nudge
   # erase and redraw in one write, as Ink does: the old menu never leaves the screen empty
   printf '\r%s[5A%s[J Do you want to make this edit to b.rs?\r\n ❯ 1. Yes\r\n   2. No (esc)\r\n\r\n Esc to cancel · Tab to amend\r\n' "$ESC" "$ESC"
   await_line

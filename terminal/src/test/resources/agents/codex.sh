@@ -6,8 +6,9 @@ set -u
 working() {
   local i
   for ((i = 0; i < $1; i++)); do
-    printf '\r%s[2K• Working (%ds • esc to interrupt)' "$ESC" "$i"
+    printf '\r%s[2K• Working (%ds • esc to interrupt)\r\n' "$ESC" "$i"
     sleep 0.05
+    printf '%s[1A' "$ESC"
   done
   printf '\r%s[2K' "$ESC"
 }

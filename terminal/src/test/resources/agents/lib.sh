@@ -5,12 +5,14 @@
 ESC=$'\033'
 BEL=$'\007'
 
-# spin FRAMES TEXT SUFFIX: redraw one status line FRAMES times, 50 ms apart, then erase it.
+# spin FRAMES TEXT SUFFIX: redraw one status line FRAMES times, 50 ms apart, then erase it. Like
+# Ink, each frame ends with a newline, so the cursor rests below the status line, not on it.
 spin() {
   local frames=$1 text=$2 suffix=$3 glyphs=("✻" "✽" "✶" "✳" "✢" "·") i
   for ((i = 0; i < frames; i++)); do
-    printf '\r%s[2K%s %s… (%ds · ↓ %d tokens · esc to interrupt)%s' "$ESC" "${glyphs[i % 6]}" "$text" "$i" "$((i * 40 + 12))" "$suffix"
+    printf '\r%s[2K%s %s… (%ds · ↓ %d tokens · esc to interrupt)%s\r\n' "$ESC" "${glyphs[i % 6]}" "$text" "$i" "$((i * 40 + 12))" "$suffix"
     sleep 0.05
+    printf '%s[1A' "$ESC"
   done
   printf '\r%s[2K' "$ESC"
 }
@@ -60,4 +62,15 @@ cooked_mode() {
 # await_key: read one key (call raw_mode first, as a TUI does before drawing a menu).
 await_key() {
   REPLY=$(dd bs=1 count=1 2>/dev/null)
+}
+
+# await_nudge: wait for SIGUSR1, an outside event that is not user input (a hook decision, a
+# timeout inside the agent). Tests send it to make a menu vanish or change without input.
+await_nudge() {
+  NUDGED=
+  trap 'NUDGED=1' USR1
+  while [ -z "$NUDGED" ]; do
+    sleep 0.02
+  done
+  trap - USR1
 }

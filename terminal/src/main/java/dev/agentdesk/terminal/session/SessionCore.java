@@ -5,17 +5,13 @@ import dev.agentdesk.terminal.osc.OscScanner;
 import dev.agentdesk.terminal.parser.Agent;
 import dev.agentdesk.terminal.parser.OutputParser;
 import dev.agentdesk.terminal.parser.ParsedEvent;
-import dev.agentdesk.terminal.parser.RowChange;
-import dev.agentdesk.terminal.parser.ScreenView;
+import dev.agentdesk.terminal.parser.ParsingTerminal;
 import dev.agentdesk.terminal.parser.ShellActivity;
-import dev.agentdesk.terminal.vt.ChangedRow;
 import dev.agentdesk.terminal.vt.LogLine;
 import dev.agentdesk.terminal.vt.ScreenSnapshot;
-import dev.agentdesk.terminal.vt.VtEngine;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.Deque;
 import java.util.List;
 import java.util.UUID;
@@ -23,9 +19,10 @@ import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
- * The single-threaded heart of a session: output chunks go through the raw OSC scanner, the VT
- * engine and the output parser; user input, resizes and clock ticks go to the parser; every
- * resulting event is reported and folded into {@link SessionState} by {@link SessionReducer}.
+ * The single-threaded heart of a session: output chunks go through the parsing terminal (raw OSC
+ * scan, VT engine, chrome cutoff, output parser) — the same path {@code agentdesk term parse}
+ * replays captures through; user input, resizes and clock ticks go there too; every resulting
+ * event is reported and folded into {@link SessionState} by {@link SessionReducer}.
  *
  * <p>It never reads a real clock or sleeps. Every call carries the session-clock time, and the
  * parser's clock reads that time, so a live session and a capture replay with the same timestamps
@@ -63,8 +60,9 @@ final class SessionCore {
   private final boolean fishShell;
   private final Supplier<String> newId;
   private final long idleMs;
-  private final OscScanner osc = new OscScanner();
-  private final VtEngine vt;
+  /** Hook markers are read from the raw bytes by this core's own scanner; the terminal's scanner feeds the parser. */
+  private final OscScanner hooks = new OscScanner();
+  private final ParsingTerminal term;
   private final OutputParser parser;
   private long now;
   private long loggedUpTo;
@@ -99,8 +97,8 @@ final class SessionCore {
     this.newId = newId;
     this.idleMs = timing.idleMsFor(agent);
     this.now = startMs;
-    this.vt = new VtEngine(cols, rows);
-    this.parser = new OutputParser(agent, () -> now);
+    this.term = new ParsingTerminal(agent, cols, rows, () -> now);
+    this.parser = term.parser();
     this.state = SessionState.initial(sessionId, agent);
   }
 
@@ -115,12 +113,12 @@ final class SessionCore {
 
   /** The visible screen now. */
   ScreenSnapshot screen() {
-    return vt.snapshot();
+    return term.engine().snapshot();
   }
 
   /** Durable-log lines from sequence {@code seq} on that are still held. */
   List<LogLine> logSince(long seq) {
-    return vt.logSince(seq);
+    return term.engine().logSince(seq);
   }
 
   /**
@@ -135,16 +133,9 @@ final class SessionCore {
       return;
     }
     now = nowMs;
-    List<OscNotification> notes = osc.scan(chunk, 0, chunk.length);
-    List<ParsedEvent> events = new ArrayList<>(parser.onNotifications(notes));
-    List<ChangedRow> changed = vt.feed(chunk);
-    List<RowChange> rows = new ArrayList<>(changed.size());
-    boolean interrupted = false;
-    for (ChangedRow c : changed) {
-      rows.add(new RowChange(c.row(), c.text()));
-      interrupted |= INTERRUPTED.matcher(c.text()).find();
-    }
-    events.addAll(parser.onScreen(view(vt.snapshot()), rows));
+    List<OscNotification> notes = hooks.scan(chunk, 0, chunk.length);
+    List<ParsedEvent> events = term.output(chunk, 0, chunk.length);
+    boolean interrupted = mayConfirmInterrupt(chunk) && screenShowsInterrupt();
     if (!isEcho(nowMs, chunk)) {
       lastRealOutputMs = nowMs;
       outputBusy = true;
@@ -174,7 +165,7 @@ final class SessionCore {
     String pendingQuestion = state.question();
     PendingChoice pendingChoice = state.choicePrompt();
     long before = parser.turnEpoch();
-    List<ParsedEvent> events = parser.onInput(bytes, 0, bytes.length);
+    List<ParsedEvent> events = term.input(bytes, 0, bytes.length);
     String typed = printable(new String(bytes, StandardCharsets.UTF_8));
     typedAtMs = nowMs;
     if (!typed.isEmpty()) {
@@ -197,8 +188,9 @@ final class SessionCore {
   void resize(long nowMs, int cols, int rows) {
     tick(nowMs);
     now = nowMs;
-    vt.resize(cols, rows);
-    parser.onResize();
+    for (ParsedEvent e : term.resize(cols, rows)) {
+      handle(nowMs, e, turn);
+    }
     drainLog();
   }
 
@@ -223,7 +215,7 @@ final class SessionCore {
       }
       if (due == parserAt) {
         parserFiredAt = due;
-        for (ParsedEvent e : parser.tick()) {
+        for (ParsedEvent e : term.tick()) {
           handle(due, e, turn);
         }
       }
@@ -247,7 +239,7 @@ final class SessionCore {
     if (e instanceof ParsedEvent.ShellState) {
       return; // busy/idle is this core's decision (see the class comment)
     }
-    sink.emit(new SessionEvent.Parsed(atMs, e));
+    sink.emit(new SessionEvent.Parsed(atMs, e, SessionEvent.Source.PARSER));
     if (e instanceof ParsedEvent.StatusLine) {
       return;
     }
@@ -323,11 +315,11 @@ final class SessionCore {
     state = r.state();
     if (r.choiceCleared() && !(signal instanceof SessionSignal.ChoiceGone)) {
       // ChoiceGone comes from the parser's own choice-cleared, which was reported already.
-      sink.emit(new SessionEvent.Parsed(atMs, new ParsedEvent.ChoiceCleared()));
+      sink.emit(new SessionEvent.Parsed(atMs, new ParsedEvent.ChoiceCleared(), SessionEvent.Source.SESSION));
     }
     if (before.busy() != state.busy()) {
       sink.emit(new SessionEvent.Parsed(atMs,
-          new ParsedEvent.ShellState(state.busy() ? ShellActivity.BUSY : ShellActivity.IDLE)));
+          new ParsedEvent.ShellState(state.busy() ? ShellActivity.BUSY : ShellActivity.IDLE), SessionEvent.Source.SESSION));
     }
     if (!before.equals(state)) {
       sink.emit(new SessionEvent.StateChanged(atMs, state));
@@ -348,9 +340,9 @@ final class SessionCore {
   }
 
   private void drainLog() {
-    long end = vt.logEnd();
+    long end = term.engine().logEnd();
     if (end > loggedUpTo) {
-      List<LogLine> lines = vt.logSince(loggedUpTo);
+      List<LogLine> lines = term.engine().logSince(loggedUpTo);
       loggedUpTo = end;
       sink.log(lines);
     }
@@ -365,15 +357,22 @@ final class SessionCore {
     }
   }
 
-  static ScreenView view(ScreenSnapshot s) {
-    BitSet wrapped = new BitSet(s.rows());
-    // The snapshot marks a row that continues the one above; the parser wants the row that wraps into the next.
-    for (int i = 1; i < s.wrapped().size(); i++) {
-      if (s.wrapped().get(i)) {
-        wrapped.set(i - 1);
+  /** Cheap test on the raw bytes before looking at the screen: both agents' wording has this word. */
+  private static boolean mayConfirmInterrupt(byte[] chunk) {
+    return new String(chunk, StandardCharsets.ISO_8859_1).contains("nterrupted");
+  }
+
+  private boolean screenShowsInterrupt() {
+    List<String> lines = term.engine().snapshot().lines();
+    for (int i = lines.size() - 1, seen = 0; i >= 0 && seen < 8; i--) {
+      if (!lines.get(i).isBlank()) {
+        seen++;
+        if (INTERRUPTED.matcher(lines.get(i)).find()) {
+          return true;
+        }
       }
     }
-    return new ScreenView(s.lines(), wrapped, s.cols(), s.cursorRow(), s.cursorCol(), s.altScreen());
+    return false;
   }
 
   private static String printable(String s) {

@@ -10,10 +10,16 @@ public sealed interface SessionEvent {
   long atMs();
 
   /**
-   * An event of the output parser, or one the session derived on the parser's terms: busy/idle
-   * (shell-state), and choice-cleared when input, exit or a replacement resolves a menu.
+   * A parser event. {@code source} says who decided it: {@link Source#PARSER} for the output
+   * parser's own events (the same ones {@code agentdesk term parse} replays from a capture of this
+   * session), {@link Source#SESSION} for the ones the session derives on the parser's terms:
+   * busy/idle (shell-state, on the session's per-agent idle window) and choice-cleared when exit
+   * or a replacement ends a menu.
    */
-  record Parsed(long atMs, ParsedEvent event) implements SessionEvent {}
+  record Parsed(long atMs, ParsedEvent event, Source source) implements SessionEvent {}
+
+  /** Who produced a {@link Parsed} event. */
+  enum Source { PARSER, SESSION }
 
   /** The session state changed; {@code state} is the whole new value. */
   record StateChanged(long atMs, SessionState state) implements SessionEvent {}

@@ -12,7 +12,7 @@ class ChoicePromptScenarioTest {
   @Test
   void aMenuSetsTheChoiceAndTheOneKeyAnswerResolvesIt() throws Exception {
     try (StandIn a = StandIn.start(Agent.CLAUDE, "claude.sh", "choice")) {
-      a.awaitScreen("Esc to cancel · Tab to amend");
+      a.awaitSettled("Esc to cancel · Tab to amend");
       SessionState s = a.awaitState(st -> st.choicePrompt() != null, "a choice prompt");
       assertThat(s.awaitingInput()).isTrue();
       assertThat(s.choicePrompt().title()).isEqualTo("Do you want to make this edit to parser.rs?");
@@ -34,8 +34,11 @@ class ChoicePromptScenarioTest {
 
   @Test
   void aMenuThatDisappearsWithoutAnAnswerIsCleared() throws Exception {
-    try (StandIn a = StandIn.start(Agent.CLAUDE, "claude.sh", "choice-vanish", "0.3")) {
+    try (StandIn a = StandIn.start(Agent.CLAUDE, "claude.sh", "choice-vanish")) {
+      a.awaitSettled("Esc to cancel · Tab to amend");
       a.awaitParsed(ParsedEvent.ChoicePrompt.class);
+      assertThat(a.state().awaitingInput()).isTrue();
+      a.nudge();
       a.awaitScreen("The PreToolUse hook denied the command");
       a.awaitParsed(ParsedEvent.ChoiceCleared.class);
       SessionState s = a.state();
@@ -47,8 +50,11 @@ class ChoicePromptScenarioTest {
 
   @Test
   void aMenuReplacedByAnotherIsClearedThenReplaced() throws Exception {
-    try (StandIn a = StandIn.start(Agent.CLAUDE, "claude.sh", "choice-replace", "0.3")) {
-      a.awaitScreen("edit to b.rs?");
+    try (StandIn a = StandIn.start(Agent.CLAUDE, "claude.sh", "choice-replace")) {
+      a.awaitSettled("Esc to cancel · Tab to amend");
+      a.awaitState(st -> st.choicePrompt() != null, "the first menu");
+      a.nudge();
+      a.awaitSettled("edit to b.rs?");
       SessionState s = a.awaitState(st -> st.choicePrompt() != null && st.choicePrompt().title().contains("b.rs"),
           "the second menu");
       assertThat(s.awaitingInput()).isTrue();
@@ -62,6 +68,7 @@ class ChoicePromptScenarioTest {
   @Test
   void exitWithAMenuOnScreenClearsIt() throws Exception {
     try (StandIn a = StandIn.start(Agent.CLAUDE, "claude.sh", "choice")) {
+      a.awaitSettled("Esc to cancel · Tab to amend");
       a.awaitState(st -> st.choicePrompt() != null, "a choice prompt");
       a.session.kill();
       a.session.waitFor();
@@ -76,7 +83,7 @@ class ChoicePromptScenarioTest {
   @Test
   void codexApprovalMenuIsResolvedByABareEnter() throws Exception {
     try (StandIn a = StandIn.start(Agent.CODEX, "codex.sh", "approval")) {
-      a.awaitScreen("Press enter to confirm or esc to cancel");
+      a.awaitSettled("Press enter to confirm or esc to cancel");
       SessionState s = a.awaitState(st -> st.choicePrompt() != null, "the approval menu");
       assertThat(s.choicePrompt().title()).isEqualTo("Would you like to make the following edits?");
       a.session.sendKey(Key.ENTER);

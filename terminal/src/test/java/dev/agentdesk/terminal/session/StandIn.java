@@ -96,6 +96,20 @@ final class StandIn implements AutoCloseable {
         .toList();
   }
 
+  /** Sends SIGUSR1 to the stand-in: an outside event that is not user input. */
+  void nudge() throws Exception {
+    Process kill = new ProcessBuilder("kill", "-USR1", Long.toString(session.pid())).inheritIO().start();
+    if (kill.waitFor() != 0) {
+      throw new AssertionError("kill -USR1 " + session.pid() + " failed");
+    }
+  }
+
+  /** Waits for {@code text} on screen, then lets the parser's 250 ms line-settle window pass. */
+  StandIn awaitSettled(String text) throws InterruptedException {
+    awaitScreen(text);
+    return advance(300);
+  }
+
   void typeLine(String line) {
     session.write(line + "\r");
   }
