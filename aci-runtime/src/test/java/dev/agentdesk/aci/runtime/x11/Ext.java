@@ -8,14 +8,14 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** Runs X command-line tools against a display and returns their stdout: the outside view. */
-final class Ext {
+public final class Ext {
   private Ext() {}
 
-  static String run(String display, String... cmd) throws IOException, InterruptedException {
+  public static String run(String display, String... cmd) throws IOException, InterruptedException {
     return feed(display, null, cmd);
   }
 
-  static String feed(String display, String stdin, String... cmd) throws IOException, InterruptedException {
+  public static String feed(String display, String stdin, String... cmd) throws IOException, InterruptedException {
     ProcessBuilder pb = new ProcessBuilder(List.of(cmd));
     pb.environment().put("DISPLAY", display);
     pb.redirectError(ProcessBuilder.Redirect.DISCARD);
@@ -33,7 +33,7 @@ final class Ext {
   }
 
   /** Runs a tool that forks a background server (xclip -i): its output is discarded, only the exit awaited. */
-  static void feedDetached(String display, String stdin, String... cmd) throws IOException, InterruptedException {
+  public static void feedDetached(String display, String stdin, String... cmd) throws IOException, InterruptedException {
     ProcessBuilder pb = new ProcessBuilder(List.of(cmd));
     pb.environment().put("DISPLAY", display);
     pb.redirectError(ProcessBuilder.Redirect.DISCARD);
@@ -47,7 +47,7 @@ final class Ext {
     }
   }
 
-  static Process start(String display, String... cmd) throws IOException {
+  public static Process start(String display, String... cmd) throws IOException {
     ProcessBuilder pb = new ProcessBuilder(new ArrayList<>(List.of(cmd)));
     Map<String, String> env = pb.environment();
     env.put("DISPLAY", display);
@@ -57,7 +57,7 @@ final class Ext {
   }
 
   /** [x, y] from {@code xdotool getmouselocation --shell}. */
-  static int[] mouse(String display) throws IOException, InterruptedException {
+  public static int[] mouse(String display) throws IOException, InterruptedException {
     int[] xy = new int[2];
     for (String line : run(display, "xdotool", "getmouselocation", "--shell").split("\n")) {
       if (line.startsWith("X=")) {

@@ -9,15 +9,15 @@ import java.nio.charset.StandardCharsets;
  * A separate X client (its own connection, like any other application) that puts plain coloured
  * windows at exact places, so that captures and window queries have a known truth to match.
  */
-final class TestWindows implements AutoCloseable {
+public final class TestWindows implements AutoCloseable {
   private final X11Connection x;
 
-  TestWindows(String display) {
+  public TestWindows(String display) {
     x = X11Connection.open(display);
   }
 
   /** A top-level window filled with {@code rgb}, titled and classed, with an optional pid. */
-  long create(int px, int py, int w, int h, int rgb, String title, String cls, Integer pid) {
+  public long create(int px, int py, int w, int h, int rgb, String title, String cls, Integer pid) {
     long id = Xlib.X.XCreateSimpleWindow(x.dpy, x.root, px, py, w, h, 0, 0, rgb);
     byte[] t = title.getBytes(StandardCharsets.UTF_8);
     Xlib.X.XChangeProperty(x.dpy, id, x.atom("_NET_WM_NAME"), x.atom("UTF8_STRING"), 8, 0, t, t.length);
@@ -33,14 +33,14 @@ final class TestWindows implements AutoCloseable {
   }
 
   /** A child window (a coloured patch) inside {@code parent}. */
-  long patch(long parent, int px, int py, int w, int h, int rgb) {
+  public long patch(long parent, int px, int py, int w, int h, int rgb) {
     long id = Xlib.X.XCreateSimpleWindow(x.dpy, parent, px, py, w, h, 0, 0, rgb);
     Xlib.X.XMapWindow(x.dpy, id);
     Xlib.X.XSync(x.dpy, false);
     return id;
   }
 
-  void destroy(long id) {
+  public void destroy(long id) {
     Xlib.X.XDestroyWindow(x.dpy, id);
     Xlib.X.XSync(x.dpy, false);
   }

@@ -1,0 +1,204 @@
+package dev.agentdesk.aci.runtime.server;
+
+import dev.agentdesk.aci.runtime.AciRuntimeException;
+import dev.agentdesk.aci.runtime.session.Outbound;
+import dev.agentdesk.aci.runtime.session.Session;
+import dev.agentdesk.aci.runtime.session.SessionHost;
+import dev.agentdesk.aci.runtime.session.SessionLimits;
+import dev.agentdesk.aci.wire.AciMessage;
+import dev.agentdesk.aci.wire.WireCodec;
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.javalin.http.HttpStatus;
+import io.javalin.websocket.WsContext;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The WebSocket listener (Javalin 7 on Jetty 12). The upgrade is where browsers are kept out: a
+ * request that carries an {@code Origin} must name an allowed one, else HTTP 403 (native clients
+ * send none). The connection cap is also enforced there, before any session exists.
+ */
+public final class AciServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(AciServer.class);
+  /** Most concurrent connections (the reference's MAX_CONNECTIONS). */
+  public static final int MAX_CONNECTIONS = 64;
+  public static final String ORIGIN_REJECTED = "browser WebSocket origin is not allowed by --allowed-origin";
+  /** Jetty's own idle timeout sits above the protocol's 15-minute idle timeout, which fires first. */
+  private static final Duration TRANSPORT_IDLE = Duration.ofMinutes(16);
+
+  private final Javalin app;
+  private final SessionHost host;
+  private final Set<String> allowedOrigins;
+  private final Map<String, Session> sessions = new ConcurrentHashMap<>();
+
+  private AciServer(SessionHost host, List<String> allowedOrigins) {
+    this.host = host;
+    for (String o : allowedOrigins) {
+      if (o.equals("*")) {
+        throw AciRuntimeException.badRequest("--allowed-origin '*' is refused: list the exact origins to admit");
+      }
+    }
+    this.allowedOrigins = Set.copyOf(allowedOrigins);
+    this.app = Javalin.create(cfg -> {
+      cfg.startup.showJavalinBanner = false;
+      cfg.startup.showOldJavalinVersionWarning = false;
+      cfg.jetty.modifyWebSocketServletFactory(f -> {
+        f.setMaxTextMessageSize(SessionLimits.TRANSPORT_MAX_MESSAGE_BYTES);
+        f.setMaxBinaryMessageSize(SessionLimits.TRANSPORT_MAX_MESSAGE_BYTES);
+        f.setMaxFrameSize(SessionLimits.TRANSPORT_MAX_MESSAGE_BYTES);
+        f.setIdleTimeout(TRANSPORT_IDLE);
+      });
+      cfg.routes.wsBeforeUpgrade("/", this::admit);
+      cfg.routes.exception(Refused.class, (e, ctx) -> { });
+      cfg.routes.ws("/", ws -> {
+        ws.onConnect(ctx -> {
+          Session s = new Session(host, new WsOutbound(ctx));
+          sessions.put(ctx.sessionId(), s);
+          if (sessions.size() > MAX_CONNECTIONS) {
+            sessions.remove(ctx.sessionId());
+            s.onClose();
+            ctx.closeSession();
+          }
+        });
+        ws.onMessage(ctx -> {
+          Session s = sessions.get(ctx.sessionId());
+          if (s != null) {
+            s.onText(ctx.message());
+          }
+        });
+        ws.onBinaryMessage(ctx -> {
+          Session s = sessions.get(ctx.sessionId());
+          if (s != null) {
+            s.onBinary(ctx.data().remaining());
+          }
+        });
+        ws.onClose(ctx -> end(ctx.sessionId()));
+        ws.onError(ctx -> end(ctx.sessionId()));
+      });
+    });
+  }
+
+  private void admit(Context ctx) {
+    List<String> origins = Collections.list(ctx.req().getHeaders("Origin"));
+    if (origins.size() > 1 || (origins.size() == 1 && !allowedOrigins.contains(origins.get(0)))) {
+      refuse(ctx, HttpStatus.FORBIDDEN, ORIGIN_REJECTED);
+    }
+    if (sessions.size() >= MAX_CONNECTIONS) {
+      refuse(ctx, HttpStatus.SERVICE_UNAVAILABLE, "too many connections (cap " + MAX_CONNECTIONS + ")");
+    }
+  }
+
+  /**
+   * Writes and commits the refusal on the servlet response itself — Javalin's upgrade path drops
+   * result bodies — then aborts the upgrade.
+   */
+  private static void refuse(Context ctx, HttpStatus status, String body) {
+    try {
+      ctx.res().setStatus(status.getCode());
+      ctx.res().setContentType("text/plain; charset=utf-8");
+      byte[] bytes = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      ctx.res().setContentLength(bytes.length);
+      ctx.res().getOutputStream().write(bytes);
+      ctx.res().flushBuffer();
+    } catch (java.io.IOException e) {
+      LOG.debug("client left during refusal: {}", e.toString());
+    }
+    throw new Refused(status, body);
+  }
+
+  /** An upgrade refused with an HTTP status and a plain-text reason. */
+  private static final class Refused extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    final transient HttpStatus status;
+
+    Refused(HttpStatus status, String message) {
+      super(message, null, false, false);
+      this.status = status;
+    }
+  }
+
+  private void end(String id) {
+    Session s = sessions.remove(id);
+    if (s != null) {
+      s.onClose();
+    }
+  }
+
+  /** Starts listening on {@code bindHost:port} (port 0 picks a free one). */
+  public static AciServer start(SessionHost host, String bindHost, int port, List<String> allowedOrigins) {
+    AciServer server = new AciServer(host, allowedOrigins);
+    try {
+      server.app.start(bindHost, port);
+    } catch (RuntimeException e) {
+      throw new AciRuntimeException(AciRuntimeException.Reason.ENVIRONMENT,
+          "cannot listen on " + bindHost + ":" + port + " (" + rootMessage(e) + ")", e);
+    }
+    return server;
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable t = e;
+    while (t.getCause() != null) {
+      t = t.getCause();
+    }
+    return String.valueOf(t.getMessage());
+  }
+
+  public int port() {
+    return app.port();
+  }
+
+  /** Open connections right now. */
+  public int connections() {
+    return sessions.size();
+  }
+
+  @Override
+  public void close() {
+    sessions.values().forEach(Session::onClose);
+    try {
+      app.stop();
+    } catch (RuntimeException e) {
+      LOG.warn("stopping the ACI listener: {}", e.toString());
+    }
+  }
+
+  /** Sends are serialised per connection so that frames never interleave. */
+  private static final class WsOutbound implements Outbound {
+    private final WsContext ctx;
+
+    WsOutbound(WsContext ctx) {
+      this.ctx = ctx;
+    }
+
+    @Override
+    public void send(AciMessage message) {
+      String text = WireCodec.encode(message);
+      synchronized (this) {
+        if (ctx.session.isOpen()) {
+          try {
+            ctx.send(text);
+          } catch (RuntimeException e) {
+            LOG.debug("send on a closing connection: {}", e.toString());
+          }
+        }
+      }
+    }
+
+    @Override
+    public void close() {
+      synchronized (this) {
+        if (ctx.session.isOpen()) {
+          ctx.closeSession();
+        }
+      }
+    }
+  }
+}
