@@ -1,13 +1,143 @@
 package dev.agentdesk.app.cli;
 
+import dev.agentdesk.aci.runtime.AciRuntime;
+import dev.agentdesk.aci.runtime.AciRuntimeException;
+import dev.agentdesk.app.runtime.ListenAddress;
+import dev.agentdesk.app.runtime.OwnXvfb;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code agentdesk runtime}: Run the ACI v0 guest runtime (a sandbox computer) on this machine's X display. */
-@Command(name = "runtime", mixinStandardHelpOptions = true, description = "Run the ACI v0 guest runtime (a sandbox computer) on this machine's X display.")
+@Command(name = "runtime", mixinStandardHelpOptions = true,
+    description = {"Run the ACI v0 guest runtime (a sandbox computer) on this machine's X display.",
+        "Clients connect with ws://HOST:PORT/ and must send the token in hello."})
 public final class RuntimeCommand implements Callable<Integer> {
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--listen", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:8765",
+      description = "Address to listen on (default ${DEFAULT-VALUE}; port 0 picks a free one).")
+  String listen;
+
+  @Option(names = "--token-file", paramLabel = "FILE", required = true,
+      description = "File holding the bearer token every hello must carry (surrounding whitespace ignored).")
+  Path tokenFile;
+
+  @Option(names = "--allow-exec", description = "Offer the exec verb (off by default: fail-closed).")
+  boolean allowExec;
+
+  @Option(names = "--allowed-origin", paramLabel = "ORIGIN",
+      description = "A browser origin admitted at the WebSocket upgrade (repeatable); others get HTTP 403.")
+  List<String> allowedOrigins = new ArrayList<>();
+
+  @ArgGroup(exclusive = true)
+  Screen screen = new Screen();
+
+  static final class Screen {
+    @Option(names = "--display", paramLabel = ":N", description = "X display to drive (default $DISPLAY).")
+    String display;
+
+    @Option(names = "--xvfb", paramLabel = "WxH", description = "Start a private Xvfb of this size and drive it.")
+    String xvfb;
+  }
+
+  /** Released to stop a running runtime (tests; the shutdown hook interrupts the same wait). */
+  final CountDownLatch stop = new CountDownLatch(1);
+
   @Override
-  public Integer call() {
-    throw new UserError("'agentdesk runtime' is not built yet in this version; see README.md for what works today");
+  public Integer call() throws Exception {
+    ListenAddress addr;
+    try {
+      addr = ListenAddress.parse(listen);
+    } catch (IllegalArgumentException e) {
+      throw new UserError("--listen: " + e.getMessage());
+    }
+    String token = readToken();
+    OwnXvfb xvfb = screen.xvfb == null ? null : startXvfb(screen.xvfb);
+    String display = xvfb != null ? xvfb.display() : screen.display != null ? screen.display : System.getenv("DISPLAY");
+    if (display == null || display.isEmpty()) {
+      closeQuietly(xvfb);
+      throw new UserError("no X display: pass --display :N, set DISPLAY, or use --xvfb 1280x800");
+    }
+    AciRuntime runtime;
+    try {
+      runtime = AciRuntime.start(new AciRuntime.Options(addr.host(), addr.port(), token, allowExec, allowedOrigins,
+          display, null, VersionProvider.version()));
+    } catch (AciRuntimeException e) {
+      closeQuietly(xvfb);
+      throw new UserError(e.getMessage(), e);
+    }
+    Thread hook = new Thread(() -> {
+      stop.countDown();
+      runtime.close();
+      closeQuietly(xvfb);
+    }, "agentdesk-runtime-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    PrintWriter out = spec.commandLine().getOut();
+    out.printf("agentdesk runtime listening on ws://%s:%d/ (display %s, exec %s%s)%n", addr.host(), runtime.port(),
+        display, allowExec ? "on" : "off", allowedOrigins.isEmpty() ? "" : ", origins " + allowedOrigins);
+    out.flush();
+    try {
+      stop.await();
+    } finally {
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException shuttingDown) {
+        // the hook is running and closes everything itself
+      }
+      runtime.close();
+      closeQuietly(xvfb);
+    }
+    return 0;
+  }
+
+  private String readToken() {
+    try {
+      String t = Files.readString(tokenFile, StandardCharsets.UTF_8).strip();
+      if (t.isEmpty()) {
+        throw new UserError("--token-file " + tokenFile + " is empty; a TCP listener requires a token");
+      }
+      return t;
+    } catch (IOException e) {
+      throw new UserError("cannot read --token-file " + tokenFile + ": " + e.getMessage());
+    }
+  }
+
+  private static OwnXvfb startXvfb(String size) throws InterruptedException {
+    String[] wh = size.toLowerCase(java.util.Locale.ROOT).split("x");
+    int w;
+    int h;
+    try {
+      w = Integer.parseInt(wh[0]);
+      h = Integer.parseInt(wh[1]);
+    } catch (RuntimeException e) {
+      throw new UserError("--xvfb expects WIDTHxHEIGHT, e.g. 1280x800, got '" + size + "'");
+    }
+    if (wh.length != 2 || w < 64 || h < 64 || w > 8192 || h > 8192) {
+      throw new UserError("--xvfb size must be between 64x64 and 8192x8192, got '" + size + "'");
+    }
+    try {
+      return OwnXvfb.start(w, h);
+    } catch (IOException e) {
+      throw new UserError(e.getMessage(), e);
+    }
+  }
+
+  private static void closeQuietly(OwnXvfb x) {
+    if (x != null) {
+      x.close();
+    }
   }
 }

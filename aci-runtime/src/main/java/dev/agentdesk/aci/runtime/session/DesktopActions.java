@@ -72,7 +72,7 @@ final class DesktopActions {
         v.put("text", desktop.clipboard().get());
         return Result.ok(callId, v);
       }
-      case LAUNCH_APP -> launch(a.app(), a.args() == null ? List.of() : a.args());
+      case LAUNCH_APP -> launch(a.app(), a.args() == null ? List.of() : a.args(), desktop.name());
       case ACTIVATE_WINDOW -> activate(a);
       default -> throw new IllegalStateException("not a desktop verb: " + a.verb());
     }
@@ -99,8 +99,11 @@ final class DesktopActions {
     };
   }
 
-  /** Detached, no shell: its own session (setsid), stdio on /dev/null, reaped in the background. */
-  private static void launch(String app, List<String> args) {
+  /**
+   * Detached, no shell: its own session (setsid), stdio on /dev/null, reaped in the background,
+   * with the runtime's environment and DISPLAY pointing at the driven display.
+   */
+  private static void launch(String app, List<String> args, String display) {
     String program = resolve(app);
     if (program == null) {
       throw AciRuntimeException.environment("launch_app: failed to spawn \"" + app + "\" (not found on PATH)");
@@ -108,6 +111,7 @@ final class DesktopActions {
     List<String> cmd = new ArrayList<>(List.of("/usr/bin/setsid", "--", program));
     cmd.addAll(args);
     ProcessBuilder pb = new ProcessBuilder(cmd);
+    pb.environment().put("DISPLAY", display);
     File devNull = new File("/dev/null");
     pb.redirectInput(ProcessBuilder.Redirect.from(devNull));
     pb.redirectOutput(ProcessBuilder.Redirect.appendTo(devNull));

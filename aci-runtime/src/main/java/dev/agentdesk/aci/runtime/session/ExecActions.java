@@ -38,14 +38,20 @@ final class ExecActions {
     this.pool = pool;
   }
 
-  static ExecRequest request(Action a) {
+  /** The request with clamped timeout; children see the driven display unless env overrides it. */
+  static ExecRequest request(Action a, String display) {
     long timeout = a.timeoutMs() == null ? ExecLimits.DEFAULT_TIMEOUT_MS
         : Math.min(ExecLimits.MAX_TIMEOUT_MS, Math.max(1, a.timeoutMs()));
-    return new ExecRequest(a.argv(), a.shell(), a.cwd(), a.env(), a.stdin(), timeout);
+    java.util.Map<String, String> env = new java.util.HashMap<>();
+    env.put("DISPLAY", display);
+    if (a.env() != null) {
+      env.putAll(a.env());
+    }
+    return new ExecRequest(a.argv(), a.shell(), a.cwd(), env, a.stdin(), timeout);
   }
 
-  void start(String callId, Action a) {
-    ExecRequest req = request(a);
+  void start(String callId, Action a, String display) {
+    ExecRequest req = request(a, display);
     if (Boolean.TRUE.equals(a.stream())) {
       stream(callId, req);
     } else {

@@ -262,7 +262,7 @@ public final class Session {
         long ms = Math.min(a.ms() == null ? 0 : a.ms(), SessionLimits.MAX_WAIT_MS);
         host.timers.schedule(() -> out.send(Ack.ok(callId)), ms, TimeUnit.MILLISECONDS);
       }
-      case EXEC -> execs.start(callId, a);
+      case EXEC -> execs.start(callId, a, host.desktop.name());
       case SCREENSHOT -> submit(callId, () -> screenshots.answer(callId, a));
       default -> submit(callId, () -> desktop.run(callId, a));
     }
