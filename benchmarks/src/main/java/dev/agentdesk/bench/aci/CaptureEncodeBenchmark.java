@@ -1,0 +1,100 @@
+package dev.agentdesk.bench.aci;
+
+import dev.agentdesk.aci.runtime.AciRuntime;
+import dev.agentdesk.aci.runtime.desktop.Rect;
+import dev.agentdesk.aci.runtime.image.JpegEncoder;
+import dev.agentdesk.aci.runtime.image.PngEncoder;
+import dev.agentdesk.aci.runtime.image.RgbImage;
+import dev.agentdesk.aci.runtime.session.SessionLimits;
+import dev.agentdesk.aci.runtime.x11.X11Desktop;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The screenshot pipeline split into its parts at two screen sizes: capture (XShm into RGB),
+ * frame hash, png (deflate level 1) and jpeg q80 encodes, and the whole screenshot as a client
+ * sees it over the WebSocket (capture + hash + encode + base64 + JSON + transfer).
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.SampleTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Fork(1)
+@Warmup(iterations = 2, time = 2)
+@Measurement(iterations = 3, time = 3)
+public class CaptureEncodeBenchmark {
+  @Param({"1280x800", "1920x1080"})
+  public String size;
+
+  private BenchDesktop desktop;
+  private X11Desktop x11;
+  private AciRuntime runtime;
+  private BenchClient client;
+  private Rect screen;
+  private RgbImage frame;
+  private final PngEncoder png = new PngEncoder();
+  private final JpegEncoder jpeg = new JpegEncoder();
+
+  @Setup(Level.Trial)
+  public void setUp() throws Exception {
+    String[] wh = size.split("x");
+    desktop = new BenchDesktop(Integer.parseInt(wh[0]), Integer.parseInt(wh[1]));
+    x11 = X11Desktop.open(desktop.display());
+    screen = x11.capture().screen();
+    frame = x11.capture().capture(screen);
+    runtime = AciRuntime.start(new AciRuntime.Options("127.0.0.1", 0, "bench", false, List.of(), desktop.display(),
+        SessionLimits.defaults(), "bench"));
+    client = new BenchClient(runtime.port(), "bench");
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() {
+    client.close();
+    runtime.close();
+    x11.close();
+    desktop.close();
+  }
+
+  @Benchmark
+  public RgbImage capture() {
+    return x11.capture().capture(screen);
+  }
+
+  @Benchmark
+  public String frameHash() {
+    return frame.frameHash();
+  }
+
+  @Benchmark
+  public byte[] encodePng() {
+    return png.encode(frame);
+  }
+
+  @Benchmark
+  public byte[] encodeJpegQ80() {
+    return jpeg.encode(frame, 80);
+  }
+
+  @Benchmark
+  public String screenshotPng() throws InterruptedException {
+    return client.call("{\"type\":\"action\",\"call_id\":\"s\",\"action\":{\"verb\":\"screenshot\"}}");
+  }
+
+  @Benchmark
+  public String screenshotJpegQ80() throws InterruptedException {
+    return client.call("{\"type\":\"action\",\"call_id\":\"s\",\"action\":{\"verb\":\"screenshot\","
+        + "\"format\":\"jpeg\",\"quality\":80}}");
+  }
+}
