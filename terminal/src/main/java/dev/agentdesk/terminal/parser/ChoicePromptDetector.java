@@ -41,6 +41,10 @@ final class ChoicePromptDetector {
   static ParsedEvent.ChoicePrompt detect(ScreenView screen, int end, boolean settled) {
     int i = end - 1;
     while (i >= 0) {
+      if (!looksLikeOption(screen.row(i))) {
+        i--;
+        continue;
+      }
       Matcher m = OPTION.matcher(screen.row(i));
       if (!m.matches()) {
         i--;
@@ -52,7 +56,7 @@ final class ChoicePromptDetector {
       int j = i;
       while (j >= 0) {
         String row = screen.row(j);
-        if (OPTION.matcher(row).matches()) {
+        if (looksLikeOption(row) && OPTION.matcher(row).matches()) {
           optionRows.add(0, new int[] {j});
         } else if (row.isBlank() || !row.startsWith("   ") || optionRows.isEmpty()) {
           break;
@@ -131,6 +135,27 @@ final class ChoicePromptDetector {
       throw new StillDrawing();
     }
     return new ParsedEvent.ChoicePrompt(title, options, dismiss, amend);
+  }
+
+  /** Cheap test before the option regex: optional indent and cursor marker, 1–2 digits, '.' or ')'. */
+  static boolean looksLikeOption(String row) {
+    int i = 0;
+    int n = row.length();
+    while (i < n && row.charAt(i) == ' ') {
+      i++;
+    }
+    if (i < n && (row.charAt(i) == '❯' || row.charAt(i) == '›' || row.charAt(i) == '>')) {
+      i++;
+      while (i < n && row.charAt(i) == ' ') {
+        i++;
+      }
+    }
+    int digits = 0;
+    while (i < n && digits < 3 && Character.isDigit(row.charAt(i))) {
+      i++;
+      digits++;
+    }
+    return digits >= 1 && digits <= 2 && i + 1 < n && (row.charAt(i) == '.' || row.charAt(i) == ')') && row.charAt(i + 1) == ' ';
   }
 
   /** Thrown out of {@link #build} when the prompt holds the cursor and is not settled. */

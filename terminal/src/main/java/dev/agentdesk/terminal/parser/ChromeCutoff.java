@@ -46,6 +46,9 @@ public final class ChromeCutoff {
     int floor = Math.max(0, last - BOTTOM_WINDOW);
     for (int i = last; i >= floor; i--) {
       String row = screen.row(i);
+      if (!mayBeComposer(row)) {
+        continue;
+      }
       int cut = switch (agent) {
         case CLAUDE, COPILOT -> ruledOrBoxed(screen, i, CLAUDE_COMPOSER);
         case CODEX -> CODEX_COMPOSER.matcher(row).matches() ? i : -1;
@@ -59,6 +62,19 @@ public final class ChromeCutoff {
       }
     }
     return n;
+  }
+
+  /** Every composer row starts (after blanks) with one of these; most rows are skipped without a regex. */
+  private static boolean mayBeComposer(String row) {
+    int i = 0;
+    while (i < row.length() && row.charAt(i) == ' ') {
+      i++;
+    }
+    if (i == row.length()) {
+      return false;
+    }
+    char c = row.charAt(i);
+    return "❯>›»│┃(".indexOf(c) >= 0 || Character.isLetter(c) && row.indexOf('>') > 0;
   }
 
   private static int ruledOrBoxed(ScreenView s, int i, Pattern composer) {

@@ -219,9 +219,10 @@ public final class OutputParser {
         return;
       }
       chromeOrAnyRow(text, out);
-      boolean guarded = start < fenced.length && fenced[start] || LineGuards.isCodeOrDiff(text);
-      contentRow(text, guarded, now, out);
-      if (!guarded && now - resizeAt >= RESIZE_GRACE_MS) {
+      // The code/diff guards cost a handful of regexes: only rows that could fire a guarded rule pay.
+      boolean fencedRow = start < fenced.length && fenced[start];
+      contentRow(text, fencedRow, now, out);
+      if (!fencedRow && now - resizeAt >= RESIZE_GRACE_MS && text.indexOf('?') >= 0) {
         String q = QuestionLines.candidate(text);
         if (q != null && !(now - lastInputAt < ECHO_WINDOW_MS && lastTyped.contains(q))) {
           candidate = q;
@@ -302,6 +303,9 @@ public final class OutputParser {
   }
 
   private void chromeOrAnyRow(String text, List<ParsedEvent> out) {
+    if (text.indexOf('›') < 0 && text.indexOf('⏵') < 0 && text.indexOf("used") < 0 && text.indexOf("usage") < 0) {
+      return;
+    }
     ParsedEvent.ActiveSubtasks sub = LineRules.modeLine(text);
     if (sub != null) {
       boolean counted = sub.count() > 0;
@@ -324,15 +328,18 @@ public final class OutputParser {
     }
   }
 
-  private void contentRow(String text, boolean guarded, long now, List<ParsedEvent> out) {
+  private void contentRow(String text, boolean fencedRow, long now, List<ParsedEvent> out) {
     String lower = text.toLowerCase(Locale.ROOT);
-    if (!guarded && RateLimitRules.mayMatch(lower)) {
+    boolean rateCandidate = !fencedRow && RateLimitRules.mayMatch(lower);
+    boolean errorCandidate = !fencedRow && ApiErrorRules.mayMatch(lower);
+    boolean guarded = (rateCandidate || errorCandidate) && LineGuards.isCodeOrDiff(text);
+    if (rateCandidate && !guarded) {
       ParsedEvent.RateLimit r = RateLimitRules.match(text, agent);
       if (r != null && seenThisTurn.add("rate-limit\u0000" + r.matchedText())) {
         out.add(r);
       }
     }
-    if (!guarded && ApiErrorRules.mayMatch(lower)) {
+    if (errorCandidate && !guarded) {
       ParsedEvent.ApiError e = ApiErrorRules.match(text);
       if (e != null && seenThisTurn.add("api-error\u0000" + e.matchedText())) {
         out.add(e);
@@ -579,8 +586,12 @@ public final class OutputParser {
     boolean[] in = new boolean[end];
     boolean open = false;
     for (int i = 0; i < end; i++) {
-      String t = screen.row(i).stripLeading();
-      if (t.startsWith("```") || t.startsWith("~~~")) {
+      String row = screen.row(i);
+      int j = 0;
+      while (j < row.length() && row.charAt(j) == ' ') {
+        j++;
+      }
+      if (row.startsWith("```", j) || row.startsWith("~~~", j)) {
         in[i] = true;
         open = !open;
       } else {

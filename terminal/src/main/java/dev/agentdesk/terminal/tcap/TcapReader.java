@@ -82,7 +82,7 @@ public final class TcapReader implements Closeable {
     }
     if (header.length < TcapFormat.HEADER_BYTES) {
       throw new CaptureFormatException(CaptureFormatException.Reason.TRUNCATED, recordOffset,
-          "file ends inside a record header (" + header.length + " of " + TcapFormat.HEADER_BYTES + " bytes)");
+          "truncated: the file ends inside a record header (" + header.length + " of " + TcapFormat.HEADER_BYTES + " bytes)");
     }
     Direction dir = Direction.fromWire(header[0] & 0xff);
     if (dir == null) {
@@ -108,7 +108,7 @@ public final class TcapReader implements Closeable {
     byte[] payload = in.readNBytes((int) length);
     if (payload.length < length) {
       throw new CaptureFormatException(CaptureFormatException.Reason.TRUNCATED, recordOffset,
-          "file ends inside a record payload (" + payload.length + " of " + length + " bytes)");
+          "truncated: the file ends inside a record payload (" + payload.length + " of " + length + " bytes)");
     }
     offset = recordOffset + TcapFormat.HEADER_BYTES + length;
     lastMicros = micros;

@@ -95,6 +95,27 @@ class CorpusScreensTest {
   }
 
   @Test
+  void planPickerCaptureYieldsOneLowConfidenceQuestionAndGenericAttentionNone() throws IOException {
+    List<ParsedEvent> picker = replay("corpus/terminal/agent_prompts/claude-plan-picker.raw", Agent.CLAUDE);
+    assertThat(picker).filteredOn(ParsedEvent.Question.class::isInstance)
+        .containsExactly(new ParsedEvent.Question("Claude is waiting for your input", false, 0));
+    assertThat(replay("corpus/terminal/agent_prompts/claude-generic-attention.raw", Agent.CLAUDE)).isEmpty();
+  }
+
+  @Test
+  void ghRunWatchOnTheAlternateScreenRaisesNoAlarms() throws IOException {
+    List<ParsedEvent> events = replay("corpus/terminal/alt_screen/gh-run-watch.raw", Agent.NONE);
+    assertThat(events).noneMatch(e -> e instanceof ParsedEvent.RateLimit || e instanceof ParsedEvent.ApiError
+        || e instanceof ParsedEvent.Question || e instanceof ParsedEvent.ChoicePrompt);
+  }
+
+  private static List<ParsedEvent> replay(String corpusPath, Agent agent) throws IOException {
+    try (var reader = dev.agentdesk.terminal.tcap.TcapReader.open(SharedCorpus.require(corpusPath))) {
+      return CaptureReplay.replayAll(reader, agent, 128, 41, 15_000).stream().map(CaptureReplay.TimedEvent::event).toList();
+    }
+  }
+
+  @Test
   void claudeChromeIsCutBelowTheLastChatContent() throws IOException {
     ScreenView s = screen(SharedCorpus.require("corpus/terminal/rendered_screens/claude-completed.txt"));
     int end = ChromeCutoff.contentEnd(Agent.CLAUDE, s);
