@@ -35,6 +35,13 @@ function append(el, children) {
   }
 }
 
+/** Replaces el's children; null, undefined and false children are skipped, as in h(). */
+export function put(el, ...children) {
+  clear(el);
+  append(el, children);
+  return el;
+}
+
 export function clear(el) {
   while (el.firstChild) el.firstChild.remove();
   return el;

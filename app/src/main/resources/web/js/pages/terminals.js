@@ -1,6 +1,6 @@
 // Terminals: the grid with state badges, and one terminal you can type into.
 import { get, post, del, authedUrl, wsUrl } from '../api.js';
-import { h, clear, notice } from '../dom.js';
+import { h, clear, put, notice } from '../dom.js';
 import * as events from '../events.js';
 import { stateBadges, updateCountdowns, choiceButtons, prLinks } from './badges.js';
 import { Screen } from './screen.js';
@@ -109,13 +109,13 @@ export async function terminalPage(view, id, health) {
   const sendKey = (key) => send({ type: 'key', key });
 
   const renderState = () => {
-    clear(badges).append(stateBadges(t));
-    clear(choices).append(choiceButtons(t, sendKey) || '');
-    clear(links).append(prLinks(t) || '');
+    put(badges, stateBadges(t));
+    put(choices, choiceButtons(t, sendKey));
+    put(links, prLinks(t));
   };
   const renderCapture = () => {
     const on = t.capture && t.capture.active;
-    clear(captureBox).append(
+    put(captureBox,
         h('button', { onclick: async () => { t.capture = on ? await del('/api/terminals/' + id + '/capture') : await post('/api/terminals/' + id + '/capture'); renderCapture(); } },
             on ? 'Stop capture' : 'Start capture'),
         t.capture && t.capture.bytes > 0 ? h('a', { href: authedUrl('/api/terminals/' + id + '/capture.tcap'), download: id + '.tcap' }, 'Download .tcap') : null);

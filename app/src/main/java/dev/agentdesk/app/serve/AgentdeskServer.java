@@ -178,9 +178,14 @@ public final class AgentdeskServer implements AutoCloseable {
         status.getMessage());
   }
 
-  /** Sends one JSON message to a WebSocket client, serialised with the server's mapper. */
+  /** Sends one JSON message to a WebSocket client, serialised with the server's mapper, in order. */
   public static void send(WsContext client, Object message) {
     EventHub.sendTo(client, Json.write(message));
+  }
+
+  /** Forgets the outgoing queue of a client that has gone. */
+  public static void forget(WsContext client) {
+    WsOutbox.forget(client.session);
   }
 
   /** Stops listening, then closes every area (terminals killed, database closed). Idempotent. */

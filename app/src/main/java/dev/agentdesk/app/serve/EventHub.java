@@ -17,6 +17,7 @@ public final class EventHub {
 
   void leave(WsContext client) {
     clients.remove(client);
+    WsOutbox.forget(client.session);
   }
 
   /** Sends to every client; a client whose socket fails is dropped, the others still get it. */
@@ -28,15 +29,10 @@ public final class EventHub {
   }
 
   static void sendTo(WsContext client, String json) {
-    // Jetty allows one pending write per session; the lock keeps concurrent publishers in line.
-    synchronized (client) {
-      try {
-        if (client.session.isOpen()) {
-          client.send(json);
-        }
-      } catch (RuntimeException e) {
-        LOG.debug("dropping a websocket message to {}: {}", client.sessionId(), e.toString());
-      }
+    try {
+      WsOutbox.send(client.session, json);
+    } catch (RuntimeException e) {
+      LOG.debug("dropping a websocket message to {}: {}", client.sessionId(), e.toString());
     }
   }
 

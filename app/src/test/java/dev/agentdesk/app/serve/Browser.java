@@ -42,6 +42,7 @@ public final class Browser implements AutoCloseable {
         "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
         "--user-data-dir=" + profile, "--window-size=1400,900", "--force-device-scale-factor=1",
         "--lang=en-US");
+    options.setCapability("goog:loggingPrefs", java.util.Map.of("browser", "ALL"));
     ChromeDriverService service = new ChromeDriverService.Builder()
         .usingDriverExecutable(Path.of("/usr/bin/chromedriver").toFile())
         .usingAnyFreePort()
@@ -68,6 +69,15 @@ public final class Browser implements AutoCloseable {
 
   public void awaitGone(By by, int seconds) {
     new WebDriverWait(driver, Duration.ofSeconds(seconds)).until(ExpectedConditions.invisibilityOfElementLocated(by));
+  }
+
+  /** The page's console messages since the last call (errors included), one per line. */
+  public String console() {
+    StringBuilder sb = new StringBuilder();
+    for (var e : driver.manage().logs().get(org.openqa.selenium.logging.LogType.BROWSER)) {
+      sb.append(e.getLevel()).append(' ').append(e.getMessage()).append('\n');
+    }
+    return sb.toString();
   }
 
   /** Saves the viewport as target/screenshots/NAME.png and returns the file. */

@@ -16,7 +16,7 @@ import java.util.Optional;
 public final class TestServer implements AutoCloseable {
   public final Path dir;
   public final AgentdeskServer server;
-  final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  public final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   public final String base;
   final Optional<String> token;
 

@@ -91,6 +91,10 @@ public final class ScreenMirror {
     return new ScreenFrame("rows", engine.cols(), engine.rows(), changed, cursor, engine.modes().altScreen());
   }
 
+  public synchronized boolean applicationCursorKeys() {
+    return engine.modes().applicationCursorKeys();
+  }
+
   public synchronized ScreenSnapshot snapshot() {
     return engine.snapshot();
   }
