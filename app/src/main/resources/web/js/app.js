@@ -7,6 +7,7 @@ import { historyPage, sessionPage } from './pages/history.js';
 import { usagePage } from './pages/usage.js';
 import { sandboxesPage, sandboxPage } from './pages/sandboxes.js';
 import { initImportStatus } from './pages/import-status.js';
+import { initNotifications } from './notify.js';
 
 const view = document.getElementById('view');
 let cleanup = null;
@@ -83,6 +84,7 @@ events.onStatus((s) => {
   el.querySelector('.label').textContent = s === 'live' ? 'live' : s === 'connecting' ? 'connecting…' : 'offline';
 });
 
+let booted = false;
 async function boot() {
   try {
     health = await get('/api/health');
@@ -91,7 +93,11 @@ async function boot() {
     return;
   }
   events.connect();
-  initImportStatus(document.getElementById('import-status'), health);
+  if (!booted) {
+    initNotifications();
+    initImportStatus(document.getElementById('import-status'), health);
+    booted = true;
+  }
   await route();
 }
 

@@ -1,6 +1,7 @@
 package dev.agentdesk.app.serve;
 
 import dev.agentdesk.app.serve.history.HistoryArea;
+import dev.agentdesk.app.serve.terminals.TerminalsArea;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,7 +20,8 @@ public final class Serve {
     try {
       areas.add(new HistoryArea(config, events));
       features.put("history", true);
-      features.put("terminals", false);
+      areas.add(new TerminalsArea(events, config.dataDir()));
+      features.put("terminals", true);
       features.put("sandboxes", false);
     } catch (RuntimeException e) {
       // Whatever was opened before the failure is closed again, newest first.

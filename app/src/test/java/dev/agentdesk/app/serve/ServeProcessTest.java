@@ -69,11 +69,24 @@ class ServeProcessTest {
           HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
       assertThat(page.body()).contains("<title>agentdesk</title>");
 
+      HttpResponse<String> term = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url + "api/terminals"))
+          .header("Content-Type", "application/json")
+          .POST(HttpRequest.BodyPublishers.ofString("{\"argv\": [\"sleep\", \"1000\"]}")).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(term.statusCode()).as(term.body()).isEqualTo(201);
+      long pid = Json.MAPPER.readTree(term.body()).get("pid").asLong();
+      assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive)).contains(true);
+
       p.toHandle().destroy(); // SIGTERM
       assertThat(p.waitFor(20, TimeUnit.SECONDS)).isTrue();
       String err = stderr(home);
       assertThat(err).contains("agentdesk serve: stopped").doesNotContain("Exception");
       assertThat(p.exitValue()).isIn(0, 143);
+      // The PTY's process was killed, and the database was closed (SQLite removes its WAL then).
+      assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+      Path db = home.resolve(".local/share/agentdesk/history.db");
+      assertThat(db).exists();
+      assertThat(Path.of(db + "-wal")).doesNotExist();
     } finally {
       p.destroyForcibly();
     }
