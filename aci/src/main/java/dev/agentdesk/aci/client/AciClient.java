@@ -135,21 +135,28 @@ public final class AciClient implements AutoCloseable {
 
   // ---- queries -------------------------------------------------------------------------------
 
-  /** Sends a query and returns its {@code value} (never null: an absent value is a JSON null). */
-  public JsonNode query(QueryKind q) {
+  /**
+   * Sends a query and returns the {@code result} message as received, {@code ok:false} included
+   * (for callers that show the wire, like the CLI's --json).
+   */
+  public Result ask(QueryKind q) {
     String id = nextCallId();
     LinkedBlockingQueue<Object> replies = session.register(id);
     try {
       session.send(new Query(id, q), timeout);
-      AciMessage reply = Session.await(replies, "query " + q.wire(), timeout);
-      Result r = expect(reply, Result.class, "query " + q.wire());
-      if (!r.ok()) {
-        throw remote("query " + q.wire(), r.error());
-      }
-      return r.value() == null ? com.fasterxml.jackson.databind.node.NullNode.getInstance() : r.value();
+      return expect(Session.await(replies, "query " + q.wire(), timeout), Result.class, "query " + q.wire());
     } finally {
       session.unregister(id);
     }
+  }
+
+  /** Sends a query and returns its {@code value} (never null: an absent value is a JSON null). */
+  public JsonNode query(QueryKind q) {
+    Result r = ask(q);
+    if (!r.ok()) {
+      throw remote("query " + q.wire(), r.error());
+    }
+    return r.value() == null ? com.fasterxml.jackson.databind.node.NullNode.getInstance() : r.value();
   }
 
   public Platform platform() {

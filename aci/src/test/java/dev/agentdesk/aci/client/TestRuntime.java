@@ -65,8 +65,8 @@ import javax.imageio.ImageIO;
  * against the bundled schema, so a test also proves the server side of each exchange is valid.
  * It records what it received, so tests can assert what the client put on the wire.
  */
-final class TestRuntime implements AutoCloseable {
-  static final String TOKEN = "test-token";
+public final class TestRuntime implements AutoCloseable {
+  public static final String TOKEN = "test-token";
   private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
   private final Javalin app;
@@ -82,7 +82,7 @@ final class TestRuntime implements AutoCloseable {
   private static final AtomicLong binarySent = new AtomicLong();
 
   /** Binary frames sent by every test runtime of this JVM so far. */
-  static long binarySent() {
+  public static long binarySent() {
     return binarySent.get();
   }
 
@@ -106,13 +106,13 @@ final class TestRuntime implements AutoCloseable {
     }
   }
 
-  static Capabilities fullCapabilities() {
+  public static Capabilities fullCapabilities() {
     return new Capabilities(List.of(Verb.values()), List.of(TargetKind.values()),
         List.of(ObservationType.SCREENSHOT, ObservationType.SCREENCAST, ObservationType.A11Y), 2576,
         List.of(ImageFormat.PNG, ImageFormat.JPEG), true, true, true, true);
   }
 
-  TestRuntime(Capabilities capabilities) {
+  public TestRuntime(Capabilities capabilities) {
     this.welcome = new Welcome(new ServerInfo("test-runtime", "0.0.1", Platform.LINUX), capabilities);
     this.app = Javalin.create(cfg -> {
       cfg.startup.showJavalinBanner = false;
@@ -126,28 +126,28 @@ final class TestRuntime implements AutoCloseable {
     app.start("127.0.0.1", 0);
   }
 
-  URI uri() {
+  public URI uri() {
     return URI.create("ws://127.0.0.1:" + app.port() + "/");
   }
 
-  List<String> received() {
+  public List<String> received() {
     return received;
   }
 
-  List<Action> actions() {
+  public List<Action> actions() {
     return actions;
   }
 
-  void paint(Color color) {
+  public void paint(Color color) {
     screen = color;
   }
 
-  long captures() {
+  public long captures() {
     return captures.get();
   }
 
   /** Sends a raw text frame to every authenticated client (to test the client's demux). */
-  void pushRaw(String text) {
+  public void pushRaw(String text) {
     conns.values().stream().filter(c -> c.authed).forEach(c -> {
       synchronized (c) {
         c.ctx.send(text);
