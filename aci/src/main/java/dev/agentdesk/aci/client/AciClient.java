@@ -69,7 +69,7 @@ public final class AciClient implements AutoCloseable {
    * with {@code CONNECT_FAILED} or {@code HANDSHAKE_FAILED} (the runtime's error text included).
    */
   public static AciClient connect(URI uri, AciClientOptions options) {
-    Session session = new Session(options.validateOutgoing());
+    Session session = new Session(options.validateOutgoing(), options.binaryFrames());
     session.open(uri, options.connectTimeout());
     Accept accept = options.observationTypes() == null && !options.binaryFrames() ? null
         : new Accept(options.observationTypes(), options.binaryFrames() ? Boolean.TRUE : null);
@@ -87,7 +87,6 @@ public final class AciClient implements AutoCloseable {
       String why = reply instanceof Result r && r.error() != null ? r.error() : "expected welcome, got " + reply.type();
       throw new AciClientException(Reason.HANDSHAKE_FAILED, "runtime at " + uri + " refused the hello: " + why);
     }
-    session.welcomed(options.binaryFrames() && w.capabilities().supportsBinaryFrames());
     return new AciClient(session, w, new FrameCache(), new AtomicLong(),
         "c" + CLIENT_IDS.incrementAndGet() + "-", options.callTimeout());
   }

@@ -12,6 +12,7 @@ import dev.agentdesk.aci.wire.ExecOutputMsg;
 import dev.agentdesk.aci.wire.ObservationMsg;
 import dev.agentdesk.aci.wire.Pong;
 import dev.agentdesk.aci.wire.Result;
+import dev.agentdesk.aci.wire.Welcome;
 import dev.agentdesk.aci.wire.WireCodec;
 import dev.agentdesk.aci.wire.WireContract;
 import java.io.ByteArrayOutputStream;
@@ -62,8 +63,11 @@ final class Session implements WebSocket.Listener {
   private volatile String closeReason;
   private volatile String lastSessionError;
 
-  Session(boolean validateOutgoing) {
+  private final boolean wantsBinary;
+
+  Session(boolean validateOutgoing, boolean wantsBinary) {
     this.validateOutgoing = validateOutgoing;
+    this.wantsBinary = wantsBinary;
   }
 
   void open(URI uri, Duration timeout) {
@@ -176,9 +180,9 @@ final class Session implements WebSocket.Listener {
     return await(handshake, "hello", timeout);
   }
 
-  void welcomed(boolean binary) {
-    this.binaryNegotiated = binary;
-    this.welcomed = true;
+  /** Whether both sides agreed on binary frames (known once the welcome arrived). */
+  boolean binaryNegotiated() {
+    return binaryNegotiated;
   }
 
   void onObservation(Consumer<ObservationMsg> l) {
@@ -280,6 +284,12 @@ final class Session implements WebSocket.Listener {
 
   private void route(AciMessage m) {
     if (!welcomed) {
+      // Switch to routing on the reader thread itself, so that nothing the runtime sends right
+      // after its welcome can land in the handshake queue and be lost.
+      if (m instanceof Welcome w) {
+        binaryNegotiated = wantsBinary && w.capabilities().supportsBinaryFrames();
+        welcomed = true;
+      }
       handshake.add(m);
       return;
     }
