@@ -1,5 +1,6 @@
 package dev.agentdesk.aci.runtime.atspi;
 
+import dev.agentdesk.aci.runtime.atspi.internal.BusLocator;
 import dev.agentdesk.testkit.XDisplay;
 import dev.agentdesk.testkit.XvfbServer;
 import java.io.BufferedReader;
@@ -13,6 +14,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -131,16 +133,13 @@ public final class AtspiDesktop implements AutoCloseable {
     throw new IOException("the accessibility bus did not come up", last);
   }
 
-  /** Asks the session bus for the a11y bus address with gdbus, as an outside peer would. */
-  public String a11yAddress() throws IOException, InterruptedException {
-    String out = run(List.of("gdbus", "call", "--address", sessionAddress, "--dest",
-        "org.a11y.Bus", "--object-path", "/org/a11y/bus", "--method", "org.a11y.Bus.GetAddress"));
-    int a = out.indexOf('\'');
-    int b = out.lastIndexOf('\'');
-    if (a < 0 || b <= a) {
-      throw new IOException("unexpected GetAddress reply: " + out);
+  /** The accessibility bus address, as the session bus hands it out. */
+  public String a11yAddress() throws IOException {
+    try {
+      return BusLocator.a11yAddress(Optional.empty(), Optional.of(sessionAddress), 250);
+    } catch (BusLocator.Unavailable e) {
+      throw new IOException(e.getMessage(), e);
     }
-    return out.substring(a + 1, b);
   }
 
   public XDisplay display() {

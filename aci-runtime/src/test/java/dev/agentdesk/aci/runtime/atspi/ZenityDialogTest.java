@@ -364,6 +364,45 @@ class ZenityDialogTest {
     return false;
   }
 
+  @Test
+  void aHungApplicationIsSkippedAfterThePerCallTimeout() throws Exception {
+    DesktopApp app = new DesktopApp(desktop.launch("zenity", "--entry", "--title", "Hang",
+        "--text", "Frozen:"));
+    try (StructuredObserver o = engine.openSession()) {
+      Observation ob = awaitTree(o, windowNamed("Hang"));
+      AtspiElement ok = button(ob, "OK");
+      long pid = app.gui().process().pid();
+      desktop.run(List.of("kill", "-STOP", Long.toString(pid)));
+      try {
+        assertThatThrownBy(() -> o.invokeAction(ok.ref(), null))
+            .isInstanceOfSatisfying(StructuredObservationException.class, e -> {
+              assertThat(e.kind()).isEqualTo(Kind.TIMEOUT);
+              assertThat(e.getMessage()).isEqualTo("invoke_action " + ok.ref()
+                  + " failed: AT-SPI call timed out after 250ms (Accessible.GetState)");
+            });
+        long start = System.nanoTime();
+        Observation frozen = o.observe(ObserveRequest.FULL);
+        long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertThat(tookMs).isLessThan(engine.limits().request().toMillis());
+        assertThat(frozen.elements()).noneMatch(e -> e.name().equals("Hang"));
+        assertThat(frozen.limitsHit()).anyMatch(n -> n.matches(
+            "[0-9]+ AT-SPI call\\(s\\) timed out after 250 ms; unresponsive application\\(s\\) skipped"));
+        assertThat(frozen.treeText()).contains("\n! ");
+        // The ref is no longer in the last observation: stale, without waiting on the hung app.
+        assertStale(() -> o.invokeAction(ok.ref(), null), ok.ref() + " is not in the live tree"
+            + " (it disappeared or was never minted) \u2014 re-observe and retry");
+      } finally {
+        desktop.run(List.of("kill", "-CONT", Long.toString(pid)));
+      }
+      Observation back = awaitTree(o, windowNamed("Hang"));
+      assertThat(back.limitsHit()).isEmpty();
+      // The cut walk evicted nothing, so the thawed dialog keeps its refs.
+      assertThat(button(back, "OK").ref()).isEqualTo(ok.ref());
+    } finally {
+      app.stop();
+    }
+  }
+
   /** A launched app that the test stops even when an assertion fails. */
   record DesktopApp(AtspiDesktop.GuiApp gui) {
     void stop() {

@@ -98,7 +98,9 @@ public final class A11yBus implements AutoCloseable {
         throw new BusCallException(BusCallException.Kind.DISCONNECTED,
             "the accessibility bus connection is closed");
       }
-      throw new BusCallException(BusCallException.Kind.TIMEOUT, p.what() + " timed out");
+      long waited = Math.max(1, (deadlineNanos - p.sentNanos()) / 1_000_000);
+      throw new BusCallException(BusCallException.Kind.TIMEOUT,
+          "AT-SPI call timed out after " + waited + "ms (" + p.what() + ")");
     }
     if (reply instanceof org.freedesktop.dbus.messages.Error error) {
       String name = error.getName();
