@@ -1,5 +1,7 @@
 package dev.agentdesk.aci.runtime;
 
+import dev.agentdesk.aci.runtime.atspi.AtspiEngine;
+import dev.agentdesk.aci.runtime.atspi.AtspiSettings;
 import dev.agentdesk.aci.runtime.exec.ExecRunner;
 import dev.agentdesk.aci.runtime.server.AciServer;
 import dev.agentdesk.aci.runtime.session.SessionHost;
@@ -44,11 +46,22 @@ public final class AciRuntime implements AutoCloseable {
     this.server = server;
   }
 
+  /**
+   * Starts with the AT-SPI structured-observation engine configured from this process's
+   * environment (DBUS_SESSION_BUS_ADDRESS / AT_SPI_BUS_ADDRESS); without a bus, observe answers
+   * typed errors.
+   */
   public static AciRuntime start(Options o) {
+    return start(o, AtspiSettings.fromEnvironment(System.getenv()));
+  }
+
+  /** As {@link #start(Options)}, with the structured engine reaching the buses {@code structured} names. */
+  public static AciRuntime start(Options o, AtspiSettings structured) {
     X11Desktop desktop = X11Desktop.open(o.display());
     SessionHost host = null;
     try {
-      host = new SessionHost(desktop, new ExecRunner(), o.token(), o.allowExec(), o.limits(), o.version());
+      host = new SessionHost(desktop, new ExecRunner(), o.token(), o.allowExec(), o.limits(), o.version(),
+          AtspiEngine.create(structured));
       AciServer server = AciServer.start(host, o.host(), o.port(), o.allowedOrigins());
       return new AciRuntime(desktop, host, server);
     } catch (RuntimeException e) {

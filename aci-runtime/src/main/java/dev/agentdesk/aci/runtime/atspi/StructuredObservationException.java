@@ -1,11 +1,13 @@
 package dev.agentdesk.aci.runtime.atspi;
 
+import dev.agentdesk.aci.runtime.AciRuntimeException;
+
 /**
  * Every failure of the structured-observation engine. The message is the exact text a runtime
  * puts on the wire (nack / error result), so dispatch forwards {@link #getMessage()} unchanged;
  * {@link #kind()} is for code that must branch on the kind of failure.
  */
-public final class StructuredObservationException extends RuntimeException {
+public final class StructuredObservationException extends AciRuntimeException {
   private static final long serialVersionUID = 1L;
 
   /** Machine-readable prefix of every stale-ref error; clients match on it to re-observe. */
@@ -33,13 +35,23 @@ public final class StructuredObservationException extends RuntimeException {
   private final Kind kind;
 
   public StructuredObservationException(Kind kind, String message) {
-    super(message);
+    super(runtimeReason(kind), message);
     this.kind = kind;
   }
 
   public StructuredObservationException(Kind kind, String message, Throwable cause) {
-    super(message, cause);
+    super(runtimeReason(kind), message, cause);
     this.kind = kind;
+  }
+
+  /** The runtime-wide classification of each kind. */
+  private static Reason runtimeReason(Kind kind) {
+    return switch (kind) {
+      case BAD_REQUEST, NO_BOUNDS -> Reason.BAD_REQUEST;
+      case BUS_UNAVAILABLE, VERB_FAILED -> Reason.ENVIRONMENT;
+      case TIMEOUT -> Reason.TIMEOUT;
+      case STALE_REF -> Reason.NOT_FOUND;
+    };
   }
 
   public Kind kind() {

@@ -25,10 +25,12 @@ import java.util.Locale;
 final class DesktopActions {
   private final Desktop desktop;
   private final Gestures gestures;
+  private final Targets.ElementRefs refs;
 
-  DesktopActions(Desktop desktop) {
+  DesktopActions(Desktop desktop, Targets.ElementRefs refs) {
     this.desktop = desktop;
     this.gestures = new Gestures(desktop.input());
+    this.refs = refs;
   }
 
   AciMessage run(String callId, Action a) throws InterruptedException {
@@ -54,7 +56,7 @@ final class DesktopActions {
         if (a.to() == null) {
           throw AciRuntimeException.badRequest("drag requires a `to` target");
         }
-        int[] to = Targets.resolve(a.to(), desktop.capture().screen());
+        int[] to = Targets.resolve(a.to(), desktop.capture().screen(), refs);
         gestures.drag(from[0], from[1], to[0], to[1], button(a.button()), a.durationMs() == null ? 0 : a.durationMs());
       }
       case SCROLL -> {
@@ -80,7 +82,7 @@ final class DesktopActions {
   }
 
   private int[] point(Action a) {
-    return Targets.resolve(a.target(), desktop.capture().screen());
+    return Targets.resolve(a.target(), desktop.capture().screen(), refs);
   }
 
   private void click(Action a, int button, int count) {

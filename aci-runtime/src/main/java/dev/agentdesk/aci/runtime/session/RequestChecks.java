@@ -77,6 +77,12 @@ final class RequestChecks {
       case "exec" -> {
         return execError(a);
       }
+      case "observe", "invoke_action", "set_value" -> {
+        String structured = StructuredActions.referenceError(a);
+        if (structured != null) {
+          return structured;
+        }
+      }
       default -> {
         // no verb-specific wording
       }

@@ -47,6 +47,7 @@ public final class Session {
   private final DesktopActions desktop;
   private final Screenshots screenshots;
   private final ExecActions execs;
+  private final StructuredActions structured;
   private final ExecutorService worker;
   private final ScheduledFuture<?> handshakeTimer;
   private final ScheduledFuture<?> lifetimeTimer;
@@ -57,7 +58,8 @@ public final class Session {
   public Session(SessionHost host, Outbound transport) {
     this.host = host;
     this.out = WireContract.debugEnabled() ? new CheckingOutbound(transport) : transport;
-    this.desktop = new DesktopActions(host.desktop);
+    this.structured = host.structured == null ? null : new StructuredActions(host.structured);
+    this.desktop = new DesktopActions(host.desktop, structured == null ? null : structured::centre);
     this.screenshots = new Screenshots(host.desktop);
     this.execs = new ExecActions(host.exec, out, host.pool);
     this.worker = Executors.newSingleThreadExecutor(SessionHost.daemon("aci-session"));
@@ -264,6 +266,7 @@ public final class Session {
       }
       case EXEC -> execs.start(callId, a, host.desktop.name());
       case SCREENSHOT -> submit(callId, () -> screenshots.answer(callId, a));
+      case OBSERVE, INVOKE_ACTION, SET_VALUE -> submit(callId, () -> structured.run(callId, a));
       default -> submit(callId, () -> desktop.run(callId, a));
     }
   }
@@ -338,6 +341,9 @@ public final class Session {
     }
     execs.close();
     worker.shutdownNow();
+    if (structured != null) {
+      structured.close();
+    }
   }
 
   /** Validates every outgoing message against the bundled schema (debug mode). */

@@ -1,5 +1,6 @@
 package dev.agentdesk.aci.runtime.session;
 
+import dev.agentdesk.aci.runtime.atspi.AtspiEngine;
 import dev.agentdesk.aci.runtime.desktop.Desktop;
 import dev.agentdesk.aci.runtime.exec.ExecRunner;
 import dev.agentdesk.aci.wire.Capabilities;
@@ -37,6 +38,8 @@ public final class SessionHost implements AutoCloseable {
   final ExecRunner exec;
   final SessionLimits limits;
   final Set<Verb> verbs;
+  /** The AT-SPI structured-observation engine, or null for a host without one. */
+  final AtspiEngine structured;
   final ScheduledExecutorService timers;
   final ExecutorService pool;
   private final byte[] tokenDigest;
@@ -48,13 +51,26 @@ public final class SessionHost implements AutoCloseable {
    */
   public SessionHost(Desktop desktop, ExecRunner exec, String token, boolean allowExec, SessionLimits limits,
       String version) {
+    this(desktop, exec, token, allowExec, limits, version, null);
+  }
+
+  /**
+   * @param structured the AT-SPI engine behind {@code observe}, {@code invoke_action},
+   *     {@code set_value} and element_ref targets (closed with the host), or null for none
+   */
+  public SessionHost(Desktop desktop, ExecRunner exec, String token, boolean allowExec, SessionLimits limits,
+      String version, AtspiEngine structured) {
     this.desktop = desktop;
+    this.structured = structured;
     this.exec = exec;
     this.limits = limits;
     this.tokenDigest = token == null ? null : sha256(token);
     EnumSet<Verb> v = EnumSet.copyOf(DESKTOP_VERBS);
     if (allowExec) {
       v.add(Verb.EXEC);
+    }
+    if (structured != null) {
+      v.addAll(EnumSet.of(Verb.OBSERVE, Verb.INVOKE_ACTION, Verb.SET_VALUE));
     }
     this.verbs = Set.copyOf(v);
     List<Verb> ordered = new ArrayList<>();
@@ -64,9 +80,13 @@ public final class SessionHost implements AutoCloseable {
       }
     }
     this.welcome = new Welcome(new ServerInfo("agentdesk", version, Platform.LINUX),
-        new Capabilities(ordered, List.of(TargetKind.POINT_PX, TargetKind.POINT_NORM),
-            List.of(ObservationType.SCREENSHOT), SessionLimits.MAX_LONG_EDGE,
-            List.of(ImageFormat.PNG, ImageFormat.JPEG), false, true, false, false));
+        new Capabilities(ordered, structured == null
+                ? List.of(TargetKind.POINT_PX, TargetKind.POINT_NORM)
+                : List.of(TargetKind.POINT_PX, TargetKind.POINT_NORM, TargetKind.ELEMENT_REF),
+            structured == null ? List.of(ObservationType.SCREENSHOT)
+                : List.of(ObservationType.SCREENSHOT, ObservationType.A11Y),
+            SessionLimits.MAX_LONG_EDGE, List.of(ImageFormat.PNG, ImageFormat.JPEG), false, true, false,
+            structured != null));
     this.timers = Executors.newScheduledThreadPool(1, daemon("aci-timer"));
     this.pool = Executors.newCachedThreadPool(daemon("aci-exec"));
   }
@@ -107,5 +127,8 @@ public final class SessionHost implements AutoCloseable {
   public void close() {
     timers.shutdownNow();
     pool.shutdownNow();
+    if (structured != null) {
+      structured.close();
+    }
   }
 }

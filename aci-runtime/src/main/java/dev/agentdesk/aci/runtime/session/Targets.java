@@ -8,8 +8,18 @@ import dev.agentdesk.aci.wire.Target;
 final class Targets {
   private Targets() {}
 
+  /** Resolves element refs to pixels; null when the session has no structured observation. */
+  interface ElementRefs {
+    int[] centre(String ref, Rect screen);
+  }
+
   /** [x, y] in pixels for a target on a screen of {@code screen.w() x screen.h()}. */
   static int[] resolve(Target target, Rect screen) {
+    return resolve(target, screen, null);
+  }
+
+  /** As {@link #resolve(Target, Rect)}, with {@code element_ref} targets resolved by {@code refs}. */
+  static int[] resolve(Target target, Rect screen, ElementRefs refs) {
     if (target == null) {
       throw AciRuntimeException.badRequest("action requires a target");
     }
@@ -30,7 +40,10 @@ final class Targets {
       }
       return new int[] {(int) Math.round(n.x() * (screen.w() - 1)), (int) Math.round(n.y() * (screen.h() - 1))};
     }
-    // An element_ref: this build has no structured observation, so no session can hold a ref yet.
+    if (target instanceof Target.ElementRef e && refs != null) {
+      return refs.centre(e.ref(), screen);
+    }
+    // An element_ref without a structured engine: no session can hold a ref.
     throw new AciRuntimeException(AciRuntimeException.Reason.NOT_FOUND,
         "stale_element_ref: no structured observation on this session yet (send an `observe` action first)");
   }

@@ -52,16 +52,16 @@ class HandshakeTest {
       List<String> verbs = new ArrayList<>();
       caps.path("verbs").forEach(v -> verbs.add(v.asText()));
       assertThat(verbs).containsExactly("click", "double_click", "right_click", "move", "drag", "mouse_down",
-          "mouse_up", "scroll", "type_text", "key", "screenshot", "wait", "clipboard_get", "clipboard_set",
-          "launch_app", "activate_window");
-      assertThat(verbs).doesNotContain("exec", "start_screencast", "observe", "invoke_action");
+          "mouse_up", "scroll", "type_text", "key", "screenshot", "wait", "observe", "invoke_action", "set_value",
+          "clipboard_get", "clipboard_set", "launch_app", "activate_window");
+      assertThat(verbs).doesNotContain("exec", "start_screencast");
       assertThat(caps.path("image_formats").toString()).isEqualTo("[\"png\",\"jpeg\"]");
       assertThat(caps.path("frame_dedup").asBoolean()).isTrue();
       assertThat(caps.path("binary_frames").asBoolean()).isFalse();
       assertThat(caps.path("observe_after_act").asBoolean()).isFalse();
-      assertThat(caps.path("structured_observation").asBoolean()).isFalse();
+      assertThat(caps.path("structured_observation").asBoolean()).isTrue();
       assertThat(caps.path("max_long_edge").asInt()).isEqualTo(2576);
-      assertThat(caps.path("targets").toString()).isEqualTo("[\"point_px\",\"point_norm\"]");
+      assertThat(caps.path("targets").toString()).isEqualTo("[\"point_px\",\"point_norm\",\"element_ref\"]");
       // exec is off by default: asking for it is a policy error, not an unknown verb
       JsonNode nack = c.act("x1", "{\"verb\":\"exec\",\"argv\":[\"true\"]}");
       assertThat(nack.path("ok").asBoolean()).isFalse();
