@@ -32,6 +32,7 @@ question)
   printf '• Migration written for %s.\r\n' "$REPLY"
   prompt
   await_line
+  printf '\r\n• Bye.\r\n'
   ;;
 approval)
   # The edit-approval menu; Enter accepts the highlighted option.

@@ -65,12 +65,13 @@ await_key() {
 }
 
 # await_nudge: wait for SIGUSR1, an outside event that is not user input (a hook decision, a
-# timeout inside the agent). Tests send it to make a menu vanish or change without input.
+# timeout inside the agent). Tests send it to make a menu vanish or change without input. The trap
+# is set when this file is sourced, so a nudge that comes early is remembered, never fatal.
+NUDGED=
+trap 'NUDGED=1' USR1
 await_nudge() {
-  NUDGED=
-  trap 'NUDGED=1' USR1
   while [ -z "$NUDGED" ]; do
     sleep 0.02
   done
-  trap - USR1
+  NUDGED=
 }

@@ -60,9 +60,13 @@ public final class PtySession implements AutoCloseable {
   private final CountDownLatch finished = new CountDownLatch(1);
   private final Object lock = new Object();
   private volatile Integer exitCode;
+  private boolean analysisFailed;
+  /** The running capture, or null; touched only under {@code lock}. */
+  private LiveCapture capture;
   private volatile WinSize size;
 
-  private PtySession(SessionSpec spec, String sessionId, PtyProcess process, List<SessionListener> initial) {
+  private PtySession(SessionSpec spec, String sessionId, PtyProcess process, List<SessionListener> initial,
+      LiveCapture initialCapture) {
     this.spec = spec;
     this.process = process;
     this.clock = spec.clock();
@@ -90,6 +94,7 @@ public final class PtySession implements AutoCloseable {
         }
       }
     }, spec.clock().nowMillis());
+    this.capture = initialCapture;
     this.reader = new Thread(this::readLoop, "pty-reader-" + process.pid());
     this.reader.setDaemon(true);
     this.reader.start();
@@ -110,7 +115,17 @@ public final class PtySession implements AutoCloseable {
    *     program cannot be started
    */
   public static PtySession start(SessionSpec spec, List<SessionListener> listeners) {
+    return start(spec, listeners, null);
+  }
+
+  /**
+   * Like {@link #start(SessionSpec, List)}, capturing from the first byte into {@code captureFile}
+   * (null for no capture). The file is created before the program starts.
+   */
+  public static PtySession start(SessionSpec spec, List<SessionListener> listeners, Path captureFile) {
     spec.validate();
+    String[] argv = launchArgv(spec);
+    LiveCapture initialCapture = captureFile == null ? null : LiveCapture.create(captureFile, spec.clock().nowMillis());
     String sessionId = UUID.randomUUID().toString();
     Map<String, String> env = new HashMap<>(System.getenv());
     // The child's terminal is our xterm-compatible VT engine, whatever the parent's TERM says.
@@ -120,7 +135,7 @@ public final class PtySession implements AutoCloseable {
     String cwd = spec.cwd().map(Path::toString).orElse(System.getProperty("user.dir"));
     PtyProcess process;
     try {
-      process = new PtyProcessBuilder(launchArgv(spec))
+      process = new PtyProcessBuilder(argv)
           .setEnvironment(env)
           .setDirectory(cwd)
           .setInitialColumns(spec.cols())
@@ -129,12 +144,13 @@ public final class PtySession implements AutoCloseable {
           .setRedirectErrorStream(true)
           .start();
     } catch (IOException | RuntimeException e) {
+      closeQuietly(initialCapture);
       throw new SessionException(SessionException.Reason.SPAWN_FAILED,
           "cannot start " + spec.argv().get(0) + ": " + e.getMessage(), e);
     }
     // pty4j applies the initial size only after exec; set it at once (the launcher waits for it).
     process.setWinSize(new WinSize(spec.cols(), spec.rows()));
-    return new PtySession(spec, sessionId, process, listeners);
+    return new PtySession(spec, sessionId, process, listeners, initialCapture);
   }
 
   public void addListener(SessionListener listener) {
@@ -193,9 +209,11 @@ public final class PtySession implements AutoCloseable {
       return;
     }
     ensureRunning("write to");
-    synchronized (lock) {
-      core.input(clock.nowMillis(), bytes);
-    }
+    guarded("processing input", () -> {
+      long now = clock.nowMillis();
+      record(now, bytes, false);
+      core.input(now, bytes);
+    });
     writeRaw(bytes);
   }
 
@@ -212,18 +230,14 @@ public final class PtySession implements AutoCloseable {
     SessionSpec.checkDimension("cols", cols);
     SessionSpec.checkDimension("rows", rows);
     ensureRunning("resize");
-    synchronized (lock) {
-      core.resize(clock.nowMillis(), cols, rows);
-      size = new WinSize(cols, rows);
-    }
+    size = new WinSize(cols, rows);
+    guarded("resizing", () -> core.resize(clock.nowMillis(), cols, rows));
     process.setWinSize(new WinSize(cols, rows));
   }
 
   /** Runs every timer that is due on the session clock (tests with a {@link ManualClock} call this). */
   public void tick() {
-    synchronized (lock) {
-      core.tick(clock.nowMillis());
-    }
+    guarded("running timers", () -> core.tick(clock.nowMillis()));
   }
 
   /** The input turn: how many lines (or menu answers, or interrupts) the user has submitted. */
@@ -270,6 +284,84 @@ public final class PtySession implements AutoCloseable {
     return finished.getCount() > 0;
   }
 
+  /**
+   * Starts a framed .tcap capture of this session into {@code file} (created or truncated): every
+   * later output chunk and user input, in order, with session-clock timestamps relative to now.
+   * A capture started together with the session replays with {@code agentdesk term parse} to the
+   * same parser events the session produced.
+   *
+   * @throws SessionException {@code CAPTURE_ACTIVE} if one is running, {@code SESSION_CLOSED}
+   *     after exit, {@code IO} when the file cannot be created
+   */
+  public void startCapture(Path file) {
+    ensureRunning("capture");
+    synchronized (lock) {
+      if (capture != null) {
+        throw new SessionException(SessionException.Reason.CAPTURE_ACTIVE,
+            "session " + sessionId() + " is already capturing to " + capture.file() + "; stop that capture first");
+      }
+      capture = LiveCapture.create(file, clock.nowMillis());
+    }
+  }
+
+  /** Stops the running capture; returns its file, or empty when none was running. */
+  public java.util.Optional<Path> stopCapture() {
+    synchronized (lock) {
+      Path file = capture == null ? null : capture.file();
+      closeCapture(clock.nowMillis(), null);
+      return java.util.Optional.ofNullable(file);
+    }
+  }
+
+  /** The file being captured to, if a capture is running. */
+  public java.util.Optional<Path> captureFile() {
+    synchronized (lock) {
+      return java.util.Optional.ofNullable(capture == null ? null : capture.file());
+    }
+  }
+
+  private static void closeQuietly(LiveCapture c) {
+    if (c != null) {
+      try {
+        c.close();
+      } catch (IOException e) {
+        // the spawn error is the one worth reporting
+      }
+    }
+  }
+
+  private void record(long now, byte[] bytes, boolean output) {
+    if (capture == null) {
+      return;
+    }
+    try {
+      if (output) {
+        capture.output(now, bytes);
+      } else {
+        capture.input(now, bytes);
+      }
+    } catch (IOException | RuntimeException e) {
+      closeCapture(now, e.getMessage() == null ? e.toString() : e.getMessage());
+    }
+  }
+
+  private void closeCapture(long now, String error) {
+    if (capture == null) {
+      return;
+    }
+    LiveCapture c = capture;
+    capture = null;
+    String problem = error;
+    try {
+      c.close();
+    } catch (IOException e) {
+      problem = problem == null ? e.getMessage() : problem;
+    }
+    for (SessionListener l : listeners) {
+      l.onEvent(new SessionEvent.CaptureStopped(now, c.file(), problem));
+    }
+  }
+
   /** Kills the process group if still running and waits briefly for the reader to finish. */
   @Override
   public void close() {
@@ -293,26 +385,56 @@ public final class PtySession implements AutoCloseable {
         for (SessionListener l : listeners) {
           l.onOutput(chunk);
         }
-        synchronized (lock) {
-          core.output(clock.nowMillis(), chunk, readTurn);
-        }
+        guarded("processing output", () -> {
+          long now = clock.nowMillis();
+          record(now, chunk, true);
+          core.output(now, chunk, readTurn);
+        });
       }
     } catch (IOException e) {
       // EIO on Linux when the last writer of the PTY closes: that is the normal end of output.
     } finally {
-      int code;
+      int code = -1;
       try {
         code = process.waitFor();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        code = -1;
+      } finally {
+        exitCode = code;
+        int c = code;
+        guarded("reporting the exit", () -> {
+          core.exit(clock.nowMillis(), c);
+          closeCapture(clock.nowMillis(), null);
+        });
+        ticker.cancel(false);
+        finished.countDown();
       }
-      exitCode = code;
-      synchronized (lock) {
-        core.exit(clock.nowMillis(), code);
+    }
+  }
+
+  /**
+   * Runs a core step under the lock. A failure in analysis (a parser bug, a throwing listener) is
+   * reported once as {@link SessionEvent.AnalysisFailed} and never stops the reader: the child's
+   * bytes keep flowing and the exit is still reported.
+   */
+  private void guarded(String what, Runnable step) {
+    synchronized (lock) {
+      try {
+        step.run();
+      } catch (RuntimeException e) {
+        if (!analysisFailed) {
+          analysisFailed = true;
+          System.err.println("agentdesk: session " + process.pid() + ": " + what + " failed: " + e);
+          e.printStackTrace();
+          for (SessionListener l : listeners) {
+            try {
+              l.onEvent(new SessionEvent.AnalysisFailed(clock.nowMillis(), what + ": " + e));
+            } catch (RuntimeException ignored) {
+              // a listener that throws on this event too has nothing left to tell us
+            }
+          }
+        }
       }
-      ticker.cancel(false);
-      finished.countDown();
     }
   }
 

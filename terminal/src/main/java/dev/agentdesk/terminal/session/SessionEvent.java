@@ -27,6 +27,18 @@ public sealed interface SessionEvent {
   /** After an agent session-id conflict the session wrote a fresh id into the PTY. */
   record SessionIdReset(long atMs, String previousId, String newId) implements SessionEvent {}
 
+  /**
+   * Analysing the output failed (a bug, reported once); the session keeps running and passing
+   * bytes through, but its state may be stale from here on.
+   */
+  record AnalysisFailed(long atMs, String message) implements SessionEvent {}
+
+  /**
+   * A capture ended: stopped, ended by the exit, or broken by a write error ({@code error} says
+   * which; null for a normal stop). What was written before stays a valid capture.
+   */
+  record CaptureStopped(long atMs, java.nio.file.Path file, String error) implements SessionEvent {}
+
   /** The process exited; 128+N when signal N ended it. */
   record Exited(long atMs, int exitCode) implements SessionEvent {}
 }

@@ -21,6 +21,8 @@ public class SessionException extends TerminalException {
     SPAWN_FAILED,
     /** Input, resize or capture on a session whose process has already exited. */
     SESSION_CLOSED,
+    /** A capture was started while another one runs. */
+    CAPTURE_ACTIVE,
     /** Reading or writing the PTY or a capture file failed. */
     IO,
   }

@@ -98,7 +98,7 @@ final class StandIn implements AutoCloseable {
 
   /** Sends SIGUSR1 to the stand-in: an outside event that is not user input. */
   void nudge() throws Exception {
-    Process kill = new ProcessBuilder("kill", "-USR1", Long.toString(session.pid())).inheritIO().start();
+    Process kill = new ProcessBuilder("kill", "-USR1", Long.toString(session.pid())).redirectErrorStream(true).start();
     if (kill.waitFor() != 0) {
       throw new AssertionError("kill -USR1 " + session.pid() + " failed");
     }
