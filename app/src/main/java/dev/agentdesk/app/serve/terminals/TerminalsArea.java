@@ -292,7 +292,7 @@ public final class TerminalsArea implements ApiArea, EventSnapshot {
   static ServeException translate(SessionException e) {
     ServeException.Reason reason = switch (e.reason()) {
       case INVALID_SPEC, UNKNOWN_AGENT, UNKNOWN_KEY, SPAWN_FAILED -> ServeException.Reason.BAD_REQUEST;
-      case SESSION_CLOSED -> ServeException.Reason.CONFLICT;
+      case SESSION_CLOSED, CAPTURE_ACTIVE -> ServeException.Reason.CONFLICT;
       case IO -> ServeException.Reason.UNAVAILABLE;
     };
     return new ServeException(reason, e.getMessage(), e);
