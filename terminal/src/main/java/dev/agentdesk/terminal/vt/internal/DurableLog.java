@@ -1,12 +1,20 @@
 package dev.agentdesk.terminal.vt.internal;
 
+import java.util.Arrays;
+
 /**
- * Bounded ring of the primary-screen rows that scrolled off the top, as right-trimmed text with
- * their soft-wrap flag. Every row ever logged has a sequence number; when the ring is full the
- * oldest row is dropped, so memory is bounded by capacity × columns.
+ * Bounded ring of the primary-screen rows that scrolled off the top, with their soft-wrap flag.
+ * Every row ever logged has a sequence number; when the ring is full the oldest row is dropped,
+ * so memory is bounded by capacity × columns.
+ *
+ * <p>A row is stored as a copy of its code points and turned into text only when someone reads
+ * it: most rows of a fast stream are overwritten in the ring before anyone asks, and copying an
+ * {@code int[]} is several times cheaper than building a String. Rows with combining marks are
+ * stored as text at once.
  */
 public final class DurableLog {
-  private final String[] texts;
+  /** Per slot: a String, or an int[] of code points still to be turned into one. */
+  private final Object[] rows;
   private final boolean[] wrapped;
   private long next; // sequence number the next row gets; rows [next - size, next) are held
   private int size;
@@ -15,24 +23,25 @@ public final class DurableLog {
     if (capacity < 0) {
       throw new IllegalArgumentException("log capacity must be >= 0, got " + capacity);
     }
-    texts = new String[capacity];
+    rows = new Object[capacity];
     wrapped = new boolean[capacity];
   }
 
   public int capacity() {
-    return texts.length;
+    return rows.length;
   }
 
-  void append(String text, boolean isWrapped) {
-    if (texts.length == 0) {
+  /** Logs {@code line}'s current content (right-trimmed). */
+  void append(Line line) {
+    if (rows.length == 0) {
       next++;
       return;
     }
-    int slot = (int) (next % texts.length);
-    texts[slot] = text;
-    wrapped[slot] = isWrapped;
+    int slot = (int) (next % rows.length);
+    rows[slot] = line.clusters == null ? Arrays.copyOf(line.cps, line.contentLength()) : line.text();
+    wrapped[slot] = line.wrapped;
     next++;
-    if (size < texts.length) {
+    if (size < rows.length) {
       size++;
     }
   }
@@ -49,12 +58,19 @@ public final class DurableLog {
 
   public String text(long seq) {
     check(seq);
-    return texts[(int) (seq % texts.length)];
+    int slot = (int) (seq % rows.length);
+    Object row = rows[slot];
+    if (row instanceof String s) {
+      return s;
+    }
+    String s = Line.textOf((int[]) row);
+    rows[slot] = s;
+    return s;
   }
 
   public boolean wrapped(long seq) {
     check(seq);
-    return wrapped[(int) (seq % texts.length)];
+    return wrapped[(int) (seq % rows.length)];
   }
 
   private void check(long seq) {

@@ -19,6 +19,11 @@ public final class Line {
   String[] clusters;
   /** This row continues the row above it (it was reached by autowrap). */
   boolean wrapped;
+  /**
+   * High-water mark: every cell at or past it is blank with the default style. Lets {@link
+   * #clear} touch only the part of the row that was used — most rows are shorter than the screen.
+   */
+  int used;
 
   Line(int cols) {
     cps = new int[cols];
@@ -30,8 +35,15 @@ public final class Line {
   }
 
   void clear(long fill) {
-    Arrays.fill(cps, EMPTY);
-    Arrays.fill(styles, fill);
+    if (fill == 0) {
+      Arrays.fill(cps, 0, used, EMPTY);
+      Arrays.fill(styles, 0, used, 0L);
+      used = 0;
+    } else {
+      Arrays.fill(cps, EMPTY);
+      Arrays.fill(styles, fill);
+      used = cps.length;
+    }
     clusters = null;
     wrapped = false;
   }
@@ -56,6 +68,9 @@ public final class Line {
     if (clusters != null) {
       Arrays.fill(clusters, from, to, null);
     }
+    if (fill != 0 && to > used) {
+      used = to;
+    }
   }
 
   /** Writes a width-1 or width-2 character at {@code col}; the caller made sure it fits. */
@@ -72,6 +87,9 @@ public final class Line {
     cps[col] = cp;
     styles[col] = style;
     dropCluster(col);
+    if (after > used) {
+      used = Math.min(after, n);
+    }
     if (width == 2) {
       if (col + 1 < n && cps[col + 1] != WIDE_TAIL) {
         dropCluster(col + 1);
@@ -122,6 +140,7 @@ public final class Line {
     if (clusters != null) {
       Arrays.fill(clusters, col, col + count, null);
     }
+    used = n; // content moved right; not worth tracking exactly
     fixCutWideAtEnd();
   }
 
@@ -142,6 +161,9 @@ public final class Line {
     }
     Arrays.fill(cps, n - count, n, EMPTY);
     Arrays.fill(styles, n - count, n, fill);
+    if (fill != 0) {
+      used = n;
+    }
     if (clusters != null) {
       Arrays.fill(clusters, n - count, n, null);
     }
@@ -169,6 +191,7 @@ public final class Line {
     System.arraycopy(other.styles, 0, styles, 0, n);
     clusters = other.clusters == null ? null : Arrays.copyOf(other.clusters, cps.length);
     wrapped = other.wrapped;
+    used = cps.length;
   }
 
   /** Changes the width; cells past the new width are lost, new cells are blank. */
@@ -179,6 +202,7 @@ public final class Line {
     if (clusters != null) {
       clusters = Arrays.copyOf(clusters, cols);
     }
+    used = Math.min(used, cols);
     if (cols < old && cols > 0 && cps[cols - 1] != WIDE_TAIL && cps[cols - 1] != EMPTY
         && CharWidth.of(cps[cols - 1]) == 2) {
       cps[cols - 1] = EMPTY;
@@ -236,6 +260,47 @@ public final class Line {
   String text() {
     StringBuilder sb = new StringBuilder(cps.length);
     appendText(sb);
+    return sb.toString();
+  }
+
+  /**
+   * The right-trimmed text, made without a StringBuilder when every cell is Latin-1 (the common
+   * case for log rows): one pass into {@code scratch}, one copy into a compact String.
+   */
+  String text(byte[] scratch) {
+    int n = contentLength();
+    if (clusters == null && n <= scratch.length) {
+      int[] c = cps;
+      int i = 0;
+      for (; i < n; i++) {
+        int cp = c[i];
+        if (cp > 0xff || cp < 0) {
+          break;
+        }
+        scratch[i] = cp == EMPTY ? (byte) ' ' : (byte) cp;
+      }
+      if (i == n) {
+        return new String(scratch, 0, n, java.nio.charset.StandardCharsets.ISO_8859_1);
+      }
+    }
+    StringBuilder sb = new StringBuilder(n);
+    appendText(sb, 0, n);
+    return sb.toString();
+  }
+
+  /** Text of a copied row of code points (no clusters): blanks become spaces, wide tails vanish. */
+  static String textOf(int[] cps) {
+    StringBuilder sb = new StringBuilder(cps.length);
+    for (int cp : cps) {
+      if (cp == WIDE_TAIL) {
+        continue;
+      }
+      if (cp == EMPTY) {
+        sb.append(' ');
+      } else {
+        sb.appendCodePoint(cp);
+      }
+    }
     return sb.toString();
   }
 

@@ -141,6 +141,7 @@ final class Reflow {
           row.styles[col + 1] = cells.styles[i];
         }
         col += w;
+        row.used = col;
       }
       out.add(row);
       if (cursorCell >= 0 && !placedCursor) {

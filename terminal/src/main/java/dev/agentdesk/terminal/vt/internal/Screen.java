@@ -24,7 +24,6 @@ public final class Screen implements ParserHandler {
   Grid alt;
   Grid active;
   final DurableLog log;
-  private final StringBuilder logText = new StringBuilder();
   OscSink oscSink;
 
   // Cursor. wrapPending: the last column was just written; the next printable wraps first.
@@ -96,9 +95,7 @@ public final class Screen implements ParserHandler {
     if (historyRows < log.capacity() && !scrollingUpExplicitly) {
       historyRows++;
     }
-    logText.setLength(0);
-    line.appendText(logText);
-    log.append(logText.toString(), line.wrapped);
+    log.append(line);
   }
 
   // ---------------------------------------------------------------- printing
@@ -144,6 +141,9 @@ public final class Screen implements ParserHandler {
       }
       if (line.clusters != null) {
         Arrays.fill(line.clusters, x, end, null);
+      }
+      if (end > line.used) {
+        line.used = end;
       }
       g.dirty[y] = true;
       i += n;
@@ -390,6 +390,7 @@ public final class Screen implements ParserHandler {
       Line l = g.lines[r];
       l.clear(style);
       Arrays.fill(l.cps, 'E');
+      l.used = cols;
     }
     g.markAllDirty();
     cursorTo(0, 0); // the margins stay, as in xterm.js

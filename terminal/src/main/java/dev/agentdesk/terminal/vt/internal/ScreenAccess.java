@@ -11,7 +11,7 @@ import java.util.List;
 /** The bridge from {@code VtEngine} to the screen model: reads it into the public value types. */
 public final class ScreenAccess {
   private final Screen screen;
-  private final StringBuilder sb = new StringBuilder();
+  private byte[] scratch = new byte[256];
 
   public ScreenAccess(int cols, int rows, DurableLog log, Screen.OscSink osc) {
     screen = new Screen(cols, rows, log);
@@ -32,9 +32,11 @@ public final class ScreenAccess {
   }
 
   public String rowText(int row) {
-    sb.setLength(0);
-    screen.active.lines[row].appendText(sb);
-    return sb.toString();
+    Line line = screen.active.lines[row];
+    if (scratch.length < line.cols()) {
+      scratch = new byte[line.cols()];
+    }
+    return line.text(scratch);
   }
 
   public void resize(int cols, int rows) {

@@ -77,6 +77,21 @@ public final class VtParser {
           i = j;
           continue;
         }
+        if (state == CSI_PARAM || state == CSI_ENTRY) {
+          // Parameter bytes are most of an SGR-heavy stream: take them without the full dispatch.
+          if (b >= '0' && b <= '9') {
+            csi.digit(b - '0');
+            state = CSI_PARAM;
+            i++;
+            continue;
+          }
+          if (b == ';') {
+            csi.next(false);
+            state = CSI_PARAM;
+            i++;
+            continue;
+          }
+        }
         codepoint(b);
       } else if (b >= 0xC2 && b <= 0xDF) {
         utf8Need = 1;
