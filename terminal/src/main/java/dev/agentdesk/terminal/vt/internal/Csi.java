@@ -13,9 +13,9 @@ final class Csi {
           Modes.setPrivate(s, p.raw(i), f == 'h');
         }
       } else if (f == 'J') {
-        s.eraseInDisplay(p.raw(0)); // DECSED: no protected cells here, so the same as ED
+        Erase.inDisplay(s, p.raw(0)); // DECSED: no protected cells here, so the same as ED
       } else if (f == 'K') {
-        s.eraseInLine(p.raw(0));
+        Erase.inLine(s, p.raw(0));
       }
       return;
     }
@@ -57,8 +57,8 @@ final class Csi {
           s.tab(n);
         }
       }
-      case 'J' -> s.eraseInDisplay(p.raw(0));
-      case 'K' -> s.eraseInLine(p.raw(0));
+      case 'J' -> Erase.inDisplay(s, p.raw(0));
+      case 'K' -> Erase.inLine(s, p.raw(0));
       case 'L' -> insertLines(s, n);
       case 'M' -> deleteLines(s, n);
       case 'P' -> {

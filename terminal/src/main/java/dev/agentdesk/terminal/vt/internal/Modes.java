@@ -89,4 +89,48 @@ final class Modes {
     saved.originMode = false;
     saved.charset = Screen.CHARSET_ASCII;
   }
+
+  /** RIS: both screens cleared, every mode, margin, tab stop and charset back to its default. */
+  static void fullReset(Screen s) {
+    s.historyRows = 0;
+    for (Grid g : new Grid[] {s.primary, s.alt}) {
+      g.clearAll(0);
+      g.marginTop = 0;
+      g.marginBottom = s.rows - 1;
+      g.saved.present = false;
+      g.tabStops = Screen.defaultTabs(s.cols);
+    }
+    s.active = s.primary;
+    s.x = 0;
+    s.y = 0;
+    s.wrapPending = false;
+    s.style = 0;
+    s.autowrap = true;
+    s.originMode = false;
+    s.insertMode = false;
+    s.newlineMode = false;
+    s.cursorVisible = true;
+    s.bracketedPaste = false;
+    s.appCursorKeys = false;
+    s.appKeypad = false;
+    s.syncOutput = false;
+    s.mouseTracking = 0;
+    s.sgrMouse = false;
+    Arrays.fill(s.charsets, Screen.CHARSET_ASCII);
+    s.gl = 0;
+    s.charset = Screen.CHARSET_ASCII;
+  }
+
+  /** DECALN: the screen filled with 'E'; the margins stay (as in xterm.js), the cursor goes home. */
+  static void alignmentTest(Screen s) {
+    Grid g = s.active;
+    for (int r = 0; r < s.rows; r++) {
+      Line l = g.lines[r];
+      l.clear(s.style);
+      Arrays.fill(l.cps, 'E');
+      l.used = s.cols;
+    }
+    g.markAllDirty();
+    s.cursorTo(0, 0);
+  }
 }

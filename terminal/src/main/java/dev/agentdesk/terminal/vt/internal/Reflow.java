@@ -17,6 +17,34 @@ import java.util.List;
 final class Reflow {
   private Reflow() {}
 
+  /** Resizes both screens of {@code s} and moves the cursor and the saved cursors along. */
+  static void resizeScreen(Screen s, int newCols, int newRows) {
+    if (newCols < 1 || newRows < 1) {
+      throw new IllegalArgumentException("terminal size must be at least 1x1, got " + newCols + "x" + newRows);
+    }
+    if (newCols == s.cols && newRows == s.rows) {
+      return;
+    }
+    boolean altActive = s.active == s.alt;
+    int[] cursor = {s.x, s.y};
+    Grid.SavedCursor primarySaved = s.primary.saved;
+    // Saved rows on the primary screen count from xterm.js's scrollback base (see Screen).
+    int[] savedPos = {primarySaved.x, (int) Math.max(0, primarySaved.y - s.historyRows)};
+    resize(s.primary, newCols, newRows, altActive ? savedPos : cursor, true);
+    resize(s.alt, newCols, newRows, altActive ? cursor : new int[] {s.alt.saved.x, s.alt.saved.y}, false);
+    if (altActive) {
+      primarySaved.x = Math.min(savedPos[0], newCols - 1);
+      primarySaved.y = (int) (Math.min(savedPos[1], newRows - 1) + s.historyRows);
+    }
+    s.cols = newCols;
+    s.rows = newRows;
+    s.x = Screen.clamp(cursor[0], 0, newCols - 1);
+    s.y = Screen.clamp(cursor[1], 0, newRows - 1);
+    s.wrapPending = false;
+    s.primary.markAllDirty();
+    s.alt.markAllDirty();
+  }
+
   /** Resizes {@code g}; {@code cursor} ({x, y}) is the position to keep track of, updated in place. */
   static void resize(Grid g, int newCols, int newRows, int[] cursor, boolean reflow) {
     List<Line> out;

@@ -363,7 +363,7 @@ public final class Screen implements ParserHandler {
         }
         case 'H' -> active.tabStops[x] = true;
         case 'M' -> reverseIndex();
-        case 'c' -> fullReset();
+        case 'c' -> Modes.fullReset(this);
         case '=' -> appKeypad = true;
         case '>' -> appKeypad = false;
         default -> {
@@ -380,20 +380,8 @@ public final class Screen implements ParserHandler {
         charset = charsets[g];
       }
     } else if (intermediates == '#' && f == '8') {
-      alignmentTest();
+      Modes.alignmentTest(this);
     }
-  }
-
-  private void alignmentTest() {
-    Grid g = active;
-    for (int r = 0; r < rows; r++) {
-      Line l = g.lines[r];
-      l.clear(style);
-      Arrays.fill(l.cps, 'E');
-      l.used = cols;
-    }
-    g.markAllDirty();
-    cursorTo(0, 0); // the margins stay, as in xterm.js
   }
 
   void saveCursor() {
@@ -423,38 +411,6 @@ public final class Screen implements ParserHandler {
     originMode = s.originMode;
     charset = s.charset;
     wrapPending = false;
-  }
-
-  void fullReset() {
-    historyRows = 0;
-    primary.clearAll(0);
-    alt.clearAll(0);
-    primary.marginTop = alt.marginTop = 0;
-    primary.marginBottom = alt.marginBottom = rows - 1;
-    primary.saved.present = false;
-    alt.saved.present = false;
-    active = primary;
-    active.markAllDirty();
-    x = 0;
-    y = 0;
-    wrapPending = false;
-    style = 0;
-    autowrap = true;
-    originMode = false;
-    insertMode = false;
-    newlineMode = false;
-    cursorVisible = true;
-    bracketedPaste = false;
-    appCursorKeys = false;
-    appKeypad = false;
-    syncOutput = false;
-    mouseTracking = 0;
-    sgrMouse = false;
-    primary.tabStops = defaultTabs(cols);
-    alt.tabStops = defaultTabs(cols);
-    Arrays.fill(charsets, CHARSET_ASCII);
-    gl = 0;
-    charset = CHARSET_ASCII;
   }
 
   // ---------------------------------------------------------------- CSI and OSC
@@ -512,73 +468,6 @@ public final class Screen implements ParserHandler {
     x = Math.max(0, x - n);
   }
 
-  /**
-   * EL. In the pending-wrap state the cursor counts as one past the last column (xterm.js does
-   * the same), so "erase to the end" right after a full row erases nothing and the wrap stays
-   * pending.
-   */
-  void eraseInLine(int mode) {
-    Line line = active.lines[y];
-    long fill = Style.eraseFill(style);
-    int cx = wrapPending ? cols : x;
-    switch (mode) {
-      case 0 -> {
-        line.erase(cx, cols, fill);
-        if (cx == 0) {
-          line.wrapped = false;
-        }
-      }
-      case 1 -> line.erase(0, cx + 1, fill);
-      case 2 -> {
-        line.erase(0, cols, fill);
-        line.wrapped = false;
-      }
-      default -> {
-        return;
-      }
-    }
-    active.dirty[y] = true;
-  }
-
-  void eraseInDisplay(int mode) {
-    Grid g = active;
-    long fill = Style.eraseFill(style);
-    switch (mode) {
-      case 0 -> {
-        eraseInLine(0);
-        for (int r = y + 1; r < rows; r++) {
-          g.lines[r].clear(fill);
-          g.dirty[r] = true;
-        }
-      }
-      case 1 -> {
-        for (int r = 0; r < y; r++) {
-          g.lines[r].clear(fill);
-          g.dirty[r] = true;
-        }
-        eraseInLine(1);
-        g.lines[y].wrapped = false;
-        if ((wrapPending || x == cols - 1) && y + 1 < rows) {
-          g.lines[y + 1].wrapped = false; // the whole row it continued is gone
-        }
-      }
-      case 2 -> {
-        for (int r = 0; r < rows; r++) {
-          g.lines[r].clear(fill);
-        }
-        g.markAllDirty();
-      }
-      case 3 -> {
-        if (g == primary) {
-          historyRows = 0; // ED 3 clears xterm's scrollback; the durable log is kept (docs/vt-engine.md)
-        }
-      }
-      default -> {
-        // Other modes are not defined.
-      }
-    }
-  }
-
   void switchToAlt(boolean clear) {
     if (active == alt) {
       return;
@@ -603,33 +492,8 @@ public final class Screen implements ParserHandler {
     return v < lo ? lo : Math.min(v, hi);
   }
 
-  // ---------------------------------------------------------------- resize
-
   /** Resizes both screens; the primary screen reflows soft-wrapped lines (see {@link Reflow}). */
   public void resize(int newCols, int newRows) {
-    if (newCols < 1 || newRows < 1) {
-      throw new IllegalArgumentException("terminal size must be at least 1x1, got " + newCols + "x" + newRows);
-    }
-    if (newCols == cols && newRows == rows) {
-      return;
-    }
-    boolean altActive = active == alt;
-    int[] cursor = {x, y};
-    Grid.SavedCursor primarySaved = primary.saved;
-    long base = historyRows;
-    int[] savedPos = {primarySaved.x, (int) Math.max(0, primarySaved.y - base)};
-    Reflow.resize(primary, newCols, newRows, altActive ? savedPos : cursor, true);
-    Reflow.resize(alt, newCols, newRows, altActive ? cursor : new int[] {alt.saved.x, alt.saved.y}, false);
-    if (altActive) {
-      primarySaved.x = Math.min(savedPos[0], newCols - 1);
-      primarySaved.y = (int) (Math.min(savedPos[1], newRows - 1) + historyRows);
-    }
-    cols = newCols;
-    rows = newRows;
-    x = clamp(cursor[0], 0, cols - 1);
-    y = clamp(cursor[1], 0, rows - 1);
-    wrapPending = false;
-    primary.markAllDirty();
-    alt.markAllDirty();
+    Reflow.resizeScreen(this, newCols, newRows);
   }
 }
