@@ -4,8 +4,9 @@
 // the visible screen.
 //
 //   node render.js serve            one request per stdin line -> one reply line per request
-//        request: COLS ROWS BASE64-BYTES
-//        reply:   CURSOR_ROW CURSOR_COL ALT(0|1) WRAPPED(0/1 per row) BASE64(title) BASE64(row)...
+//        request: ID COLS ROWS BASE64-BYTES
+//        reply:   ID CURSOR_ROW CURSOR_COL ALT(0|1) WRAPPED(0/1 per row) BASE64(title) BASE64(row)...
+//                 or "ID ERR" when xterm.js itself threw
 //        (plain tokens so that the Java side needs no JSON library)
 //   node render.js json COLS ROWS FILE   prints the final screen of FILE as one JSON object
 //   node render.js bench COLS ROWS SECONDS FILE...
@@ -51,21 +52,29 @@ function serve() {
   const next = () => {
     if (busy || queue.length === 0) return;
     busy = true;
-    const [cols, rows, b64] = queue.shift().trim().split(' ');
+    const [id, cols, rows, b64] = queue.shift().trim().split(' ');
+    let answered = false;
     const t = newTerminal(Number(cols), Number(rows));
     const data = Buffer.from(b64 || '', 'base64');
     const fail = (err) => {
+      if (answered) return;
+      answered = true;
       process.stderr.write('render.js: xterm.js failed: ' + String(err && err.message || err).slice(0, 200) + '\n');
-      process.stdout.write('ERR\n');
+      process.stdout.write(id + ' ERR\n');
       busy = false;
       next();
     };
     process.removeAllListeners('uncaughtException');
     process.on('uncaughtException', fail);
+    // xterm.js can also swallow its own exception and never call back: do not wait forever.
+    const timer = setTimeout(() => fail(new Error('no write callback within 5 s; input ' + b64.slice(0, 300))), 5000);
     t.term.write(new Uint8Array(data), () => {
+      clearTimeout(timer);
+      if (answered) return;
+      answered = true;
       const s = screenOf(t);
       const enc = (x) => Buffer.from(x, 'utf8').toString('base64') || '-';
-      const parts = [s.cursor.row, s.cursor.col, s.alt_screen ? 1 : 0,
+      const parts = [id, s.cursor.row, s.cursor.col, s.alt_screen ? 1 : 0,
         s.wrapped.map((w) => (w ? '1' : '0')).join(''), enc(s.title), ...s.lines.map(enc)];
       process.stdout.write(parts.join(' ') + '\n');
       t.term.dispose();

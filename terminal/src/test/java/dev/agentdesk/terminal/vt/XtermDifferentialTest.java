@@ -10,6 +10,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.lifecycle.AfterContainer;
+import net.jqwik.api.Tag;
 
 /**
  * Differential test: generated escape-sequence streams rendered by our engine and by xterm.js
@@ -53,6 +54,19 @@ class XtermDifferentialTest {
       @ForAll("cols") int cols, @ForAll("rows") int rows, @ForAll("streams") String stream) throws IOException {
     byte[] bytes = stream.getBytes(StandardCharsets.UTF_8);
     assertSameScreen(cols, rows, bytes, VtSequences.visible(stream));
+  }
+
+  /** The long run (-Preliability): more and longer streams. */
+  @Property(tries = 5000)
+  @Tag("slow")
+  void manyMoreGeneratedStreamsRenderLikeXtermJs(
+      @ForAll("cols") int cols, @ForAll("rows") int rows, @ForAll("longStreams") String stream) throws IOException {
+    assertSameScreen(cols, rows, stream.getBytes(StandardCharsets.UTF_8), VtSequences.visible(stream));
+  }
+
+  @Provide
+  Arbitrary<String> longStreams() {
+    return VtSequences.token().list().ofMinSize(20).ofMaxSize(300).map(l -> String.join("", l));
   }
 
   static void assertSameScreen(int cols, int rows, byte[] bytes, String label) throws IOException {

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -43,6 +44,7 @@ final class XtermReference implements AutoCloseable {
   private final Process process;
   private final OutputStream in;
   private final BufferedReader out;
+  private long requests;
 
   XtermReference() throws IOException {
     Path root = SharedCorpus.repoRoot().orElseThrow(() -> new IllegalStateException("repository root not found"));
@@ -72,17 +74,22 @@ final class XtermReference implements AutoCloseable {
 
   /** Renders {@code bytes} on a fresh {@code cols}×{@code rows} xterm.js terminal. */
   Screen render(int cols, int rows, byte[] bytes) throws IOException {
-    String req = cols + " " + rows + " " + Base64.getEncoder().encodeToString(bytes) + "\n";
+    long id = ++requests;
+    String req = id + " " + cols + " " + rows + " " + Base64.getEncoder().encodeToString(bytes) + "\n";
     in.write(req.getBytes(StandardCharsets.US_ASCII));
     in.flush();
-    String reply = out.readLine();
-    if (reply == null) {
-      throw new IOException("xterm.js reference process ended");
-    }
-    if (reply.equals("ERR")) {
+    String[] all;
+    do { // a reply to an earlier request that was given up on is skipped
+      String reply = out.readLine();
+      if (reply == null) {
+        throw new IOException("xterm.js reference process ended");
+      }
+      all = reply.split(" ");
+    } while (Long.parseLong(all[0]) != id);
+    if (all[1].equals("ERR")) {
       throw new IOException("xterm.js itself threw on this input (its message is on stderr)");
     }
-    String[] parts = reply.split(" ");
+    String[] parts = Arrays.copyOfRange(all, 1, all.length);
     int cursorRow = Integer.parseInt(parts[0]);
     int cursorCol = Math.min(Integer.parseInt(parts[1]), cols - 1); // xterm.js says col == cols while a wrap is pending
     boolean alt = parts[2].equals("1");

@@ -84,7 +84,7 @@ final class Modes {
     Grid.SavedCursor saved = s.active.saved;
     saved.present = true;
     saved.x = 0;
-    saved.y = 0;
+    saved.y = (int) (s.active == s.primary ? s.historyRows : 0); // row 0 of the screen, in saved-row terms
     saved.style = 0;
     saved.originMode = false;
     saved.charset = Screen.CHARSET_ASCII;
