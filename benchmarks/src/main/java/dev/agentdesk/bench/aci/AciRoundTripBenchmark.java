@@ -54,6 +54,29 @@ public class AciRoundTripBenchmark {
     if (!client.call(notModified).contains("\"not_modified\":true")) {
       throw new IllegalStateException("the bench desktop is not static: not_modified did not match");
     }
+    String a = hashOf(actAndObserveChanging());
+    String b = hashOf(actAndObserveChanging());
+    String c = hashOf(actAndObserveChanging());
+    if (a.equals(b) || b.equals(c)) {
+      throw new IllegalStateException("alternating clicks did not change the screen: " + a + " " + b + " " + c);
+    }
+    // the focus moved (to the list, which has no caret): let GTK's transitions finish, then take
+    // the not_modified reference from the screen as it is now
+    Thread.sleep(1500);
+    notModified = "{\"type\":\"action\",\"call_id\":\"nm\",\"action\":{\"verb\":\"screenshot\","
+        + "\"if_none_match\":\"" + hashOf(client.call("{\"type\":\"action\",\"call_id\":\"s\","
+        + "\"action\":{\"verb\":\"screenshot\"}}")) + "\"}}";
+    if (!client.call(notModified).contains("\"not_modified\":true")) {
+      throw new IllegalStateException("the screen keeps changing after the focus settled");
+    }
+  }
+
+  private static String hashOf(String observation) {
+    Matcher m = Pattern.compile("\"frame_hash\":\"([0-9a-f]{32})\"").matcher(observation);
+    if (!m.find()) {
+      throw new IllegalStateException("no frame_hash");
+    }
+    return m.group(1);
   }
 
   @TearDown(Level.Trial)
@@ -85,6 +108,20 @@ public class AciRoundTripBenchmark {
     return client.call(notModified);
   }
 
+  /**
+   * An act that changes the screen every time: clicks alternate between the two GTK windows, so
+   * focus (and the windows' focused/backdrop rendering) moves and every screenshot is a new frame
+   * that must be encoded.
+   */
+  @Benchmark
+  public String actAndObserveChanging() throws InterruptedException {
+    int x = (n++ & 1) == 0 ? 640 : 230;
+    client.call("{\"type\":\"action\",\"call_id\":\"c\",\"action\":{\"verb\":\"click\","
+        + "\"target\":{\"kind\":\"point_px\",\"x\":" + x + ",\"y\":400}}}");
+    return client.call("{\"type\":\"action\",\"call_id\":\"s\",\"action\":{\"verb\":\"screenshot\"}}");
+  }
+
+  /** Click where nothing reacts (the bare root), then a png screenshot of the unchanged screen. */
   @Benchmark
   public String actAndObserve() throws InterruptedException {
     client.call("{\"type\":\"action\",\"call_id\":\"c\",\"action\":{\"verb\":\"click\","

@@ -44,6 +44,7 @@ public class CaptureEncodeBenchmark {
   private BenchClient client;
   private Rect screen;
   private RgbImage frame;
+  private byte[] pngBytes;
   private final PngEncoder png = new PngEncoder();
   private final JpegEncoder jpeg = new JpegEncoder();
 
@@ -54,6 +55,8 @@ public class CaptureEncodeBenchmark {
     x11 = X11Desktop.open(desktop.display());
     screen = x11.capture().screen();
     frame = x11.capture().capture(screen);
+    pngBytes = png.encode(frame);
+    System.out.println("png bytes at " + size + ": " + pngBytes.length + ", jpeg q80: " + jpeg.encode(frame, 80).length);
     runtime = AciRuntime.start(new AciRuntime.Options("127.0.0.1", 0, "bench", false, List.of(), desktop.display(),
         SessionLimits.defaults(), "bench"));
     client = new BenchClient(runtime.port(), "bench");
@@ -85,6 +88,15 @@ public class CaptureEncodeBenchmark {
   @Benchmark
   public byte[] encodeJpegQ80() {
     return jpeg.encode(frame, 80);
+  }
+
+  /** The wire cost of a png observation: base64 of the encoded bytes plus the JSON text. */
+  @Benchmark
+  public String observationJson() {
+    return dev.agentdesk.aci.wire.WireCodec.encode(dev.agentdesk.aci.wire.ObservationMsg.builder("obs-s").cause("s")
+        .image(new dev.agentdesk.aci.wire.ObservationImage(java.util.Base64.getEncoder().encodeToString(pngBytes),
+            frame.width(), frame.height(), null, dev.agentdesk.aci.wire.ImageFormat.PNG))
+        .frameHash(frame.frameHash()).build());
   }
 
   @Benchmark

@@ -81,12 +81,27 @@ final class Screenshots {
       return b.notModified(true).build();
     }
     ImageFormat format = a.format() == null ? ImageFormat.PNG : a.format();
-    byte[] bytes = format == ImageFormat.JPEG
-        ? jpeg.encode(f.image(), a.quality() == null ? JpegEncoder.DEFAULT_QUALITY : a.quality())
-        : png.encode(f.image());
-    return b.image(new ObservationImage(Base64.getEncoder().encodeToString(bytes), f.image().width(),
-        f.image().height(), f.scope(), format)).build();
+    int quality = format == ImageFormat.JPEG && a.quality() != null ? a.quality() : JpegEncoder.DEFAULT_QUALITY;
+    String key = hash + "/" + format.wire() + "/" + (format == ImageFormat.JPEG ? quality : 0);
+    Encoded cached = last;
+    String ref;
+    if (cached != null && cached.key.equals(key)) {
+      ref = cached.base64; // the same pixels in the same codec: the bytes would be identical
+    } else {
+      byte[] bytes = format == ImageFormat.JPEG ? jpeg.encode(f.image(), quality) : png.encode(f.image());
+      ref = Base64.getEncoder().encodeToString(bytes);
+      last = new Encoded(key, ref);
+    }
+    return b.image(new ObservationImage(ref, f.image().width(), f.image().height(), f.scope(), format)).build();
   }
+
+  /**
+   * The session's last encoded frame, keyed by frame hash, codec and quality: an agent that looks
+   * again at an unchanged screen without if_none_match gets the same bytes without a second encode.
+   */
+  private record Encoded(String key, String base64) {}
+
+  private volatile Encoded last;
 
   private PointerPosition pointer() {
     int[] p = desktop.input().pointer();

@@ -100,17 +100,23 @@ final class X11Capture implements CaptureBackend {
     boolean redHigh = image.getLong(IMG_RED_MASK) == 0xFF0000L;
     int stride = image.getInt(IMG_BYTES_PER_LINE);
     Pointer data = image.getPointer(IMG_DATA);
-    byte[] row = new byte[w * 4];
+    // Read the pixels in place through a direct buffer (no intermediate copy): a 32-bpp pixel read
+    // as a little-endian int is 0x00RRGGBB when red is the high mask.
+    int perRow = stride / 4;
+    java.nio.IntBuffer px = data.getByteBuffer(0, (long) stride * h).order(java.nio.ByteOrder.LITTLE_ENDIAN)
+        .asIntBuffer();
     byte[] rgb = new byte[w * h * 3];
-    int ri = redHigh ? 2 : 0;
-    int bi = redHigh ? 0 : 2;
+    int rs = redHigh ? 16 : 0;
+    int bs = redHigh ? 0 : 16;
     int o = 0;
     for (int y = 0; y < h; y++) {
-      data.read((long) y * stride, row, 0, row.length);
-      for (int i = 0; i < row.length; i += 4) {
-        rgb[o++] = row[i + ri];
-        rgb[o++] = row[i + 1];
-        rgb[o++] = row[i + bi];
+      int row = y * perRow;
+      for (int x = 0; x < w; x++) {
+        int p = px.get(row + x);
+        rgb[o] = (byte) (p >> rs);
+        rgb[o + 1] = (byte) (p >> 8);
+        rgb[o + 2] = (byte) (p >> bs);
+        o += 3;
       }
     }
     return new RgbImage(w, h, rgb);

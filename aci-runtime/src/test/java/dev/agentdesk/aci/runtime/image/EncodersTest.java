@@ -31,6 +31,41 @@ class EncodersTest {
   }
 
   @Test
+  void largePngsAreDeflatedInParallelBandsAndStillDecodeExactly() throws Exception {
+    // big enough for several bands; random rows between flat ones exercise both stored and matched data
+    int w = 1280;
+    int h = 301;
+    byte[] rgb = new byte[w * h * 3];
+    Random r = new Random(5);
+    for (int y = 0; y < h; y++) {
+      if (y % 3 == 0) {
+        for (int i = 0; i < w * 3; i++) {
+          rgb[y * w * 3 + i] = (byte) r.nextInt();
+        }
+      } else {
+        java.util.Arrays.fill(rgb, y * w * 3, (y + 1) * w * 3, (byte) (y * 7));
+      }
+    }
+    RgbImage img = new RgbImage(w, h, rgb);
+    assertThat(rgb.length).isGreaterThan(PngEncoder.PARALLEL_MIN_BYTES);
+    BufferedImage decoded = ImageIO.read(new ByteArrayInputStream(new PngEncoder().encode(img)));
+    assertThat(decoded.getHeight()).isEqualTo(h);
+    for (int y = 0; y < h; y++) {
+      for (int x = 0; x < w; x += 7) {
+        assertThat(decoded.getRGB(x, y) & 0xFFFFFF).as("(%d,%d)", x, y).isEqualTo(img.rgbAt(x, y));
+      }
+    }
+    // and java.util.zip agrees that the zlib stream is whole (checksum included)
+    byte[] png = new PngEncoder().encode(img);
+    int idatLen = java.nio.ByteBuffer.wrap(png, 33, 4).getInt();
+    java.util.zip.Inflater inf = new java.util.zip.Inflater();
+    inf.setInput(png, 41, idatLen);
+    byte[] raw = new byte[(w * 3 + 1) * h];
+    assertThat(inf.inflate(raw)).isEqualTo(raw.length);
+    assertThat(inf.finished()).isTrue();
+  }
+
+  @Test
   void jpegDecodesCloseToTheSourceColours() throws Exception {
     RgbImage img = blocks(64, 48);
     byte[] jpeg = new JpegEncoder().encode(img, 90);

@@ -165,6 +165,9 @@ class ActionsTest {
       String hash = first.path("frame_hash").asText();
       JsonNode second = c.act("h2", "{\"verb\":\"screenshot\",\"format\":\"jpeg\"}");
       assertThat(second.path("frame_hash").asText()).as("codec-independent").isEqualTo(hash);
+      JsonNode again = c.act("h2b", "{\"verb\":\"screenshot\"}");
+      assertThat(again.at("/image/ref").asText()).as("same frame, same codec: same bytes")
+          .isEqualTo(first.at("/image/ref").asText());
       JsonNode nm = c.act("h3", "{\"verb\":\"screenshot\",\"if_none_match\":\"" + hash + "\"}");
       assertThat(nm.path("not_modified").asBoolean()).isTrue();
       assertThat(nm.path("frame_hash").asText()).isEqualTo(hash);
@@ -176,7 +179,9 @@ class ActionsTest {
         JsonNode changed = c.act("h4", "{\"verb\":\"screenshot\",\"if_none_match\":\"" + hash + "\"}");
         assertThat(changed.has("not_modified")).isFalse();
         assertThat(changed.path("frame_hash").asText()).isNotEqualTo(hash);
-        assertThat(changed.at("/image/ref").asText()).isNotEmpty();
+        assertThat(changed.at("/image/ref").asText()).isNotEmpty()
+            .isNotEqualTo(first.at("/image/ref").asText());
+        ActionsTest.assertColour(decode(changed), 910, 610, 0x00FF00, 0);
       } finally {
         windows.destroy(w);
       }
