@@ -24,9 +24,9 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The screenshot pipeline split into its parts at two screen sizes: capture (XShm into RGB),
- * frame hash, png (deflate level 1) and jpeg q80 encodes, and the whole screenshot as a client
- * sees it over the WebSocket (capture + hash + encode + base64 + JSON + transfer).
+ * The screenshot pipeline split into its parts at two screen sizes, in-process: capture (XShm
+ * into RGB), frame hash, png (deflate level 1, parallel bands) and jpeg q80 encodes, and the wire
+ * encoding of the resulting observation. {@link ScreenshotBenchmark} measures the whole verb.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
@@ -97,16 +97,5 @@ public class CaptureEncodeBenchmark {
         .image(new dev.agentdesk.aci.wire.ObservationImage(java.util.Base64.getEncoder().encodeToString(pngBytes),
             frame.width(), frame.height(), null, dev.agentdesk.aci.wire.ImageFormat.PNG))
         .frameHash(frame.frameHash()).build());
-  }
-
-  @Benchmark
-  public String screenshotPng() throws InterruptedException {
-    return client.call("{\"type\":\"action\",\"call_id\":\"s\",\"action\":{\"verb\":\"screenshot\"}}");
-  }
-
-  @Benchmark
-  public String screenshotJpegQ80() throws InterruptedException {
-    return client.call("{\"type\":\"action\",\"call_id\":\"s\",\"action\":{\"verb\":\"screenshot\","
-        + "\"format\":\"jpeg\",\"quality\":80}}");
   }
 }

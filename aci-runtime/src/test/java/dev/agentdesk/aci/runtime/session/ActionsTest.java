@@ -239,6 +239,42 @@ class ActionsTest {
     }
   }
 
+  @Test
+  void unicodeTypingKeyCombosAndAClickDriveARealZenityDialog() throws Exception {
+    Process zenity = Ext.start(display, "zenity", "--entry", "--title=protocol-entry", "--text=type here");
+    try (WireClient c = WireClient.authenticated(runtime.port(), TOKEN)) {
+      JsonNode dialog = null;
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+      while (dialog == null && System.nanoTime() < deadline) {
+        for (JsonNode w : c.query("lw", "list_windows").path("value")) {
+          if (w.path("title").asText().equals("protocol-entry") && w.path("w").asInt() > 50) {
+            dialog = w;
+          }
+        }
+        Thread.sleep(50);
+      }
+      assertThat(dialog).as("zenity dialog").isNotNull();
+      Thread.sleep(500); // first paint
+      int x = dialog.path("x").asInt();
+      int y = dialog.path("y").asInt();
+      int w = dialog.path("w").asInt();
+      int h = dialog.path("h").asInt();
+      ok(c.act("f", "{\"verb\":\"click\",\"target\":" + px(x + w / 2, y + 52) + "}"), "f");
+      Thread.sleep(200);
+      ok(c.act("t0", "{\"verb\":\"type_text\",\"text\":\"discard me\"}"), "t0");
+      ok(c.act("k0", "{\"verb\":\"key\",\"keys\":\"ctrl+a\"}"), "k0");
+      ok(c.act("t1", "{\"verb\":\"type_text\",\"text\":\"héllo wörld — ☃ 日本!\"}"), "t1");
+      ok(c.act("k1", "{\"verb\":\"key\",\"keys\":\"BackSpace\"}"), "k1");
+      Thread.sleep(300);
+      ok(c.act("ok", "{\"verb\":\"click\",\"target\":" + px(x + w - 51, y + h - 25) + "}"), "ok");
+      assertThat(zenity.waitFor(10, TimeUnit.SECONDS)).as("dialog closed by the click").isTrue();
+      assertThat(new String(zenity.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8))
+          .isEqualTo("héllo wörld — ☃ 日本\n");
+    } finally {
+      zenity.destroyForcibly();
+    }
+  }
+
   static BufferedImage decode(JsonNode obs) throws Exception {
     byte[] bytes = Base64.getDecoder().decode(obs.at("/image/ref").asText());
     return ImageIO.read(new ByteArrayInputStream(bytes));

@@ -1,0 +1,103 @@
+package dev.agentdesk.bench.aci;
+
+import dev.agentdesk.aci.runtime.AciRuntime;
+import dev.agentdesk.aci.runtime.desktop.Rect;
+import dev.agentdesk.aci.runtime.session.SessionLimits;
+import dev.agentdesk.aci.runtime.x11.X11Desktop;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The whole screenshot verb as a client sees it (capture + hash + encode + base64 + JSON +
+ * WebSocket) on a screen that changed since the measuring session's previous screenshot, so every
+ * measured call encodes.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.SampleTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Fork(1)
+@Warmup(iterations = 2, time = 2)
+@Measurement(iterations = 3, time = 3)
+public class ScreenshotBenchmark {
+  @Param({"1280x800", "1920x1080"})
+  public String size;
+
+  private BenchDesktop desktop;
+  private AciRuntime runtime;
+  private BenchClient client;
+  private BenchClient changer;
+  private Rect screen;
+  private String lastHash = "";
+  private long clicks;
+
+  @Setup(Level.Trial)
+  public void setUp() throws Exception {
+    String[] wh = size.split("x");
+    desktop = new BenchDesktop(Integer.parseInt(wh[0]), Integer.parseInt(wh[1]));
+    try (X11Desktop x11 = X11Desktop.open(desktop.display())) {
+      screen = x11.capture().screen();
+    }
+    runtime = AciRuntime.start(new AciRuntime.Options("127.0.0.1", 0, "bench", false, List.of(), desktop.display(),
+        SessionLimits.defaults(), "bench"));
+    client = new BenchClient(runtime.port(), "bench");
+    changer = new BenchClient(runtime.port(), "bench");
+  }
+
+  /**
+   * Before every measured call (outside the timing): move the focus between the two GTK windows
+   * through a second session and wait until the screen shows it, so that each measured screenshot
+   * is a new frame that must be encoded — the measuring session's last frame is always the other
+   * focus state, so its encode cache never hits.
+   */
+  @Setup(Level.Invocation)
+  public void changeScreen() throws InterruptedException {
+    int w = screen.w();
+    int x = (clicks++ & 1) == 0 ? w / 2 : w / 6 + 10;
+    changer.call("{\"type\":\"action\",\"call_id\":\"c\",\"action\":{\"verb\":\"click\","
+        + "\"target\":{\"kind\":\"point_px\",\"x\":" + x + ",\"y\":" + screen.h() / 2 + "}}}");
+    for (int i = 0; i < 200; i++) {
+      String r = changer.call("{\"type\":\"action\",\"call_id\":\"w\",\"action\":{\"verb\":\"screenshot\","
+          + "\"if_none_match\":\"" + lastHash + "\"}}");
+      int h = r.indexOf("\"frame_hash\":\"");
+      String hash = r.substring(h + 14, h + 46);
+      if (!r.contains("\"not_modified\":true") && !hash.equals(lastHash)) {
+        lastHash = hash;
+        return;
+      }
+      Thread.sleep(5);
+    }
+    throw new IllegalStateException("the click did not change the screen");
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() {
+    changer.close();
+    client.close();
+    runtime.close();
+    desktop.close();
+  }
+
+  @Benchmark
+  public String screenshotPng() throws InterruptedException {
+    return client.call("{\"type\":\"action\",\"call_id\":\"s\",\"action\":{\"verb\":\"screenshot\"}}");
+  }
+
+  @Benchmark
+  public String screenshotJpegQ80() throws InterruptedException {
+    return client.call("{\"type\":\"action\",\"call_id\":\"s\",\"action\":{\"verb\":\"screenshot\","
+        + "\"format\":\"jpeg\",\"quality\":80}}");
+  }
+}
