@@ -28,9 +28,15 @@ final class ChoicePromptDetector {
 
   private ChoicePromptDetector() {}
 
+  /** What a look at the screen found: a prompt (or null), or a prompt still being drawn. */
+  record Detection(ParsedEvent.ChoicePrompt prompt, boolean stillDrawing) {
+    static final Detection NONE = new Detection(null, false);
+    static final Detection DRAWING = new Detection(null, true);
+  }
+
   /** The lowest choice prompt on screen rows {@code [0, end)}, or null; a prompt being drawn counts. */
   static ParsedEvent.ChoicePrompt detect(ScreenView screen, int end) {
-    return detect(screen, end, true);
+    return detect(screen, end, true).prompt();
   }
 
   /**
@@ -38,7 +44,7 @@ final class ChoicePromptDetector {
    * footer) still hold the cursor is not reported: the program is drawing it, and reporting it
    * half-drawn would emit a second, different prompt a moment later.
    */
-  static ParsedEvent.ChoicePrompt detect(ScreenView screen, int end, boolean settled) {
+  static Detection detect(ScreenView screen, int end, boolean settled) {
     int i = end - 1;
     while (i >= 0) {
       if (!looksLikeOption(screen.row(i))) {
@@ -63,19 +69,18 @@ final class ChoicePromptDetector {
         }
         j--;
       }
-      ParsedEvent.ChoicePrompt p = build(screen, optionRows, blockEnd, end, settled);
-      if (p != null) {
-        return p;
+      Detection d = build(screen, optionRows, blockEnd, end, settled);
+      if (d != Detection.NONE) {
+        return d;
       }
       i = j;
     }
-    return null;
+    return Detection.NONE;
   }
 
-  private static ParsedEvent.ChoicePrompt build(ScreenView screen, List<int[]> optionRows, int blockEnd, int end,
-      boolean settled) {
+  private static Detection build(ScreenView screen, List<int[]> optionRows, int blockEnd, int end, boolean settled) {
     if (optionRows.size() < 2) {
-      return null;
+      return Detection.NONE;
     }
     List<ParsedEvent.ChoiceOption> options = new ArrayList<>();
     int markers = 0;
@@ -83,11 +88,11 @@ final class ChoicePromptDetector {
       int r = optionRows.get(k)[0];
       Matcher m = OPTION.matcher(screen.row(r));
       if (!m.matches()) {
-        return null;
+        return Detection.NONE;
       }
       int index = Integer.parseInt(m.group(2));
       if (index != k + 1) {
-        return null;
+        return Detection.NONE;
       }
       StringBuilder label = new StringBuilder(m.group(3));
       int next = k + 1 < optionRows.size() ? optionRows.get(k + 1)[0] : blockEnd + 1;
@@ -107,7 +112,7 @@ final class ChoicePromptDetector {
     }
     String title = title(screen, optionRows.get(0)[0]);
     if (title == null) {
-      return null;
+      return Detection.NONE;
     }
     String dismiss = null;
     String amend = null;
@@ -127,14 +132,14 @@ final class ChoicePromptDetector {
       }
     }
     if (dismiss == null && amend == null && markers != 1) {
-      return null;
+      return Detection.NONE;
     }
     // The footer may still be coming while the cursor is in the rows where it would appear.
     if (!settled && screen.cursorRow() >= optionRows.get(0)[0] - 1
         && screen.cursorRow() <= Math.max(lastRow, blockEnd + FOOTER_REACH)) {
-      throw new StillDrawing();
+      return Detection.DRAWING;
     }
-    return new ParsedEvent.ChoicePrompt(title, options, dismiss, amend);
+    return new Detection(new ParsedEvent.ChoicePrompt(title, options, dismiss, amend), false);
   }
 
   /** Cheap test before the option regex: optional indent and cursor marker, 1–2 digits, '.' or ')'. */
@@ -156,15 +161,6 @@ final class ChoicePromptDetector {
       digits++;
     }
     return digits >= 1 && digits <= 2 && i + 1 < n && (row.charAt(i) == '.' || row.charAt(i) == ')') && row.charAt(i + 1) == ' ';
-  }
-
-  /** Thrown out of {@link #build} when the prompt holds the cursor and is not settled. */
-  static final class StillDrawing extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    StillDrawing() {
-      super(null, null, false, false);
-    }
   }
 
   private static String title(ScreenView screen, int firstOption) {

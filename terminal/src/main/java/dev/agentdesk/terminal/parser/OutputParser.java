@@ -4,9 +4,7 @@ import dev.agentdesk.terminal.osc.OscNotification;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 
@@ -36,30 +34,21 @@ public final class OutputParser {
   /** Rows redrawn this soon after a resize are not new questions. */
   static final long RESIZE_GRACE_MS = 1_000;
   /** Claude prints a session-id failure several times while exiting; the first one counts. */
-  static final long SESSION_CONFLICT_COOLDOWN_MS = 3_000;
+  static final long SESSION_CONFLICT_COOLDOWN_MS = LineEvents.SESSION_CONFLICT_COOLDOWN_MS;
   /** No output for this long turns the shell idle. */
   public static final long SHELL_IDLE_MS = 2_000;
   /** Rows above a changed row that may hold the head of a wrapped {@code suggest:} token. */
   private static final int SUGGEST_LOOKBACK = SuggestDetector.MAX_TRANSITIONS;
-  private static final int MAX_REMEMBERED = 256;
   /** Quiet time after which a line the cursor still sits on is read anyway. */
   static final long LINE_SETTLE_MS = 250;
-  /** Longest logical line (in rows) the line rules read. */
-  private static final int MAX_LOGICAL_ROWS = 8;
 
   private final Agent agent;
   private final MonotonicClock clock;
+  /** The single-line rules and their de-duplication state. */
+  private final LineEvents lines;
 
   private long turnEpoch;
-  private final Set<String> seenThisTurn = new HashSet<>();
-  private final Set<String> seenThisSession = new LinkedHashSet<>();
-  private String lastStatus;
-  private ParsedEvent.Intent lastIntent;
   private ParsedEvent.Suggest lastSuggest;
-  private ParsedEvent.UsageLimit lastUsage;
-  private ParsedEvent.UsageExhausted lastExhausted;
-  private ParsedEvent.ActiveSubtasks lastSubtasks;
-  private long lastConflictAt = Long.MIN_VALUE / 2;
 
   private ParsedEvent.ChoicePrompt currentChoice;
   private ParsedEvent.SlashMenu lastSlash;
@@ -71,7 +60,6 @@ public final class OutputParser {
   private String candidate;
   private long candidateAt;
   private int staleChunks;
-  private long lastStatusAt = Long.MIN_VALUE / 2;
   private long lastInputAt = Long.MIN_VALUE / 2;
   private long resizeAt = Long.MIN_VALUE / 2;
   private boolean hookInstrumented;
@@ -96,6 +84,7 @@ public final class OutputParser {
   public OutputParser(Agent agent, MonotonicClock clock) {
     this.agent = Objects.requireNonNull(agent, "agent");
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.lines = new LineEvents(agent);
   }
 
   public Agent agent() {
@@ -168,7 +157,7 @@ public final class OutputParser {
     if (pendingRow >= 0) {
       // The line left half-written earlier comes first in the stream: read it before this chunk's rows.
       int row = pendingRow;
-      int last = logicalEndRow(screen, row, end);
+      int last = LogicalLines.endRow(screen, row, end);
       boolean cursorStillOn = row <= screen.cursorRow() && screen.cursorRow() <= last;
       boolean rewritten = changed.stream().anyMatch(c -> c.row() >= row && c.row() <= last);
       if (!cursorStillOn && !rewritten) {
@@ -192,14 +181,14 @@ public final class OutputParser {
         continue;
       }
       if (c.row() >= end) {
-        chromeOrAnyRow(c.text(), out);
+        lines.anyRow(c.text(), out);
         continue;
       }
-      int start = logicalStart(screen, c.row());
+      int start = LogicalLines.start(screen, c.row());
       if (!logicalStarts.add(start)) {
         continue;
       }
-      if (start <= screen.cursorRow() && screen.cursorRow() <= logicalEndRow(screen, start, end)) {
+      if (start <= screen.cursorRow() && screen.cursorRow() <= LogicalLines.endRow(screen, start, end)) {
         // The program is still writing this line (the cursor is on it): read it once it is done,
         // so a line cut across reads is not parsed half-written.
         pendingRow = start;
@@ -214,14 +203,14 @@ public final class OutputParser {
   private void processLine(ScreenView screen, int start, int end, boolean[] fenced, long now, List<ParsedEvent> out) {
     {
       // A message longer than the screen is wide soft-wraps; the rules read it as one line.
-      String text = logicalLine(screen, start, end);
+      String text = LogicalLines.text(screen, start, end);
       if (text.isBlank()) {
         return;
       }
-      chromeOrAnyRow(text, out);
+      lines.anyRow(text, out);
       // The code/diff guards cost a handful of regexes: only rows that could fire a guarded rule pay.
       boolean fencedRow = start < fenced.length && fenced[start];
-      contentRow(text, fencedRow, now, out);
+      lines.contentRow(text, fencedRow, now, out);
       if (!fencedRow && now - resizeAt >= RESIZE_GRACE_MS && text.indexOf('?') >= 0) {
         String q = QuestionLines.candidate(text);
         if (q != null && !(now - lastInputAt < ECHO_WINDOW_MS && lastTyped.contains(q))) {
@@ -257,125 +246,18 @@ public final class OutputParser {
   }
 
   private void choice(ScreenView screen, boolean settled, List<ParsedEvent> out) {
-    ParsedEvent.ChoicePrompt p;
-    try {
-      p = ChoicePromptDetector.detect(screen, screen.rowCount(), settled);
-      choicePending = false;
-    } catch (ChoicePromptDetector.StillDrawing drawing) {
-      choicePending = true;
+    ChoicePromptDetector.Detection d = ChoicePromptDetector.detect(screen, screen.rowCount(), settled);
+    choicePending = d.stillDrawing();
+    if (choicePending) {
       return;
     }
+    ParsedEvent.ChoicePrompt p = d.prompt();
     if (p != null && !p.equals(currentChoice)) {
       out.add(p);
     } else if (p == null && currentChoice != null) {
       out.add(new ParsedEvent.ChoiceCleared());
     }
     currentChoice = p;
-  }
-
-  /** Last row of the logical line starting at {@code start}. */
-  private static int logicalEndRow(ScreenView screen, int start, int end) {
-    int r = start;
-    while (r + 1 < end && r - start < MAX_LOGICAL_ROWS && screen.isWrapped(r)) {
-      r++;
-    }
-    return r;
-  }
-
-  /** Soft-wrapped rows joined from the first row of a logical line (bounded). */
-  private static int logicalStart(ScreenView screen, int row) {
-    int r = row;
-    while (r > 0 && row - r < MAX_LOGICAL_ROWS && screen.isWrapped(r - 1)) {
-      r--;
-    }
-    return r;
-  }
-
-  private static String logicalLine(ScreenView screen, int start, int end) {
-    if (!screen.isWrapped(start)) {
-      return screen.row(start);
-    }
-    StringBuilder sb = new StringBuilder(screen.row(start));
-    for (int r = start; r + 1 < end && r - start < MAX_LOGICAL_ROWS && screen.isWrapped(r); r++) {
-      sb.append(screen.row(r + 1));
-    }
-    return sb.toString();
-  }
-
-  private void chromeOrAnyRow(String text, List<ParsedEvent> out) {
-    if (text.indexOf('›') < 0 && text.indexOf('⏵') < 0 && text.indexOf("used") < 0 && text.indexOf("usage") < 0) {
-      return;
-    }
-    ParsedEvent.ActiveSubtasks sub = LineRules.modeLine(text);
-    if (sub != null) {
-      boolean counted = sub.count() > 0;
-      ParsedEvent.ActiveSubtasks ev = counted ? sub
-          : lastSubtasks != null && lastSubtasks.count() > 0 ? new ParsedEvent.ActiveSubtasks(0, lastSubtasks.taskType()) : null;
-      if (ev != null && !ev.equals(lastSubtasks)) {
-        out.add(ev);
-        lastSubtasks = ev;
-      }
-    }
-    ParsedEvent.UsageLimit usage = LineRules.usageLimit(text);
-    if (usage != null && !usage.equals(lastUsage)) {
-      out.add(usage);
-      lastUsage = usage;
-    }
-    ParsedEvent.UsageExhausted ex = LineRules.usageExhausted(text);
-    if (ex != null && !ex.equals(lastExhausted)) {
-      out.add(ex);
-      lastExhausted = ex;
-    }
-  }
-
-  private void contentRow(String text, boolean fencedRow, long now, List<ParsedEvent> out) {
-    String lower = text.toLowerCase(Locale.ROOT);
-    boolean rateCandidate = !fencedRow && RateLimitRules.mayMatch(lower);
-    boolean errorCandidate = !fencedRow && ApiErrorRules.mayMatch(lower);
-    boolean guarded = (rateCandidate || errorCandidate) && LineGuards.isCodeOrDiff(text);
-    if (rateCandidate && !guarded) {
-      ParsedEvent.RateLimit r = RateLimitRules.match(text, agent);
-      if (r != null && seenThisTurn.add("rate-limit\u0000" + r.matchedText())) {
-        out.add(r);
-      }
-    }
-    if (errorCandidate && !guarded) {
-      ParsedEvent.ApiError e = ApiErrorRules.match(text);
-      if (e != null && seenThisTurn.add("api-error\u0000" + e.matchedText())) {
-        out.add(e);
-      }
-    }
-    if (StatusLineRules.mayMatch(text)) {
-      ParsedEvent.StatusLine s = StatusLineRules.match(text);
-      if (s != null) {
-        lastStatusAt = now;
-        if (!s.fullLine().equals(lastStatus)) {
-          out.add(s);
-          lastStatus = s.fullLine();
-        }
-      }
-    }
-    for (ParsedEvent.PrUrl pr : LineRules.prUrls(text)) {
-      if (remember("pr\u0000" + pr.url())) {
-        out.add(pr);
-      }
-    }
-    ParsedEvent.PlanFile plan = LineRules.planFile(text);
-    if (plan != null && remember("plan\u0000" + plan.path())) {
-      out.add(plan);
-    }
-    if (agent != Agent.NONE && text.contains("intent:")) {
-      ParsedEvent.Intent intent = LineRules.intent(text);
-      if (intent != null && !intent.equals(lastIntent)) {
-        out.add(intent);
-        lastIntent = intent;
-      }
-    }
-    ParsedEvent.AgentSessionConflict conflict = LineRules.sessionConflict(text);
-    if (conflict != null && now - lastConflictAt >= SESSION_CONFLICT_COOLDOWN_MS) {
-      out.add(conflict);
-      lastConflictAt = now;
-    }
   }
 
   private void suggest(ScreenView screen, List<RowChange> changed, int end, List<ParsedEvent> out) {
@@ -452,7 +334,7 @@ public final class OutputParser {
 
   private void endTurn(List<ParsedEvent> out) {
     turnEpoch++;
-    seenThisTurn.clear();
+    lines.newTurn();
     inputLine.setLength(0);
     candidate = null;
     questionEmittedThisTurn = false;
@@ -489,7 +371,7 @@ public final class OutputParser {
       String c = candidate;
       candidate = null;
       boolean suppressed = hookInstrumented || questionEmittedThisTurn || staleChunks > STALE_CHUNKS
-          || now - lastStatusAt < STATUS_SUPPRESS_MS
+          || now - lines.lastStatusAt() < STATUS_SUPPRESS_MS
           || currentChoice != null && currentChoice.title().equals(c);
       if (!suppressed && onScreenNearBottom(c)) {
         out.add(new ParsedEvent.Question(c, false, turnEpoch));
@@ -568,17 +450,6 @@ public final class OutputParser {
       }
     }
     return false;
-  }
-
-  private boolean remember(String key) {
-    if (seenThisSession.contains(key)) {
-      return false;
-    }
-    if (seenThisSession.size() == MAX_REMEMBERED) {
-      seenThisSession.remove(seenThisSession.iterator().next());
-    }
-    seenThisSession.add(key);
-    return true;
   }
 
   /** Rows inside a Markdown code fence among rows {@code [0, end)}. */

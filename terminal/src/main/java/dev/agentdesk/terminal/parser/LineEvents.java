@@ -1,0 +1,134 @@
+package dev.agentdesk.terminal.parser;
+
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The single-line rules of one session and the state that keeps them from repeating themselves:
+ * an error or rate limit once per input turn, a URL or plan path once per session, a status,
+ * intent, usage or mode line when its text changes, a session conflict once per cooldown.
+ */
+final class LineEvents {
+  /** Claude prints a session-id failure several times while exiting; the first one counts. */
+  static final long SESSION_CONFLICT_COOLDOWN_MS = 3_000;
+  private static final int MAX_REMEMBERED = 256;
+
+  private final Agent agent;
+  private final Set<String> seenThisTurn = new HashSet<>();
+  /** Insertion-ordered so the oldest entry is dropped first once the bound is reached. */
+  private final Set<String> seenThisSession = new LinkedHashSet<>();
+  private String lastStatus;
+  private long lastStatusAt = Long.MIN_VALUE / 2;
+  private ParsedEvent.Intent lastIntent;
+  private ParsedEvent.UsageLimit lastUsage;
+  private ParsedEvent.UsageExhausted lastExhausted;
+  private ParsedEvent.ActiveSubtasks lastSubtasks;
+  private long lastConflictAt = Long.MIN_VALUE / 2;
+
+  LineEvents(Agent agent) {
+    this.agent = agent;
+  }
+
+  /** A new input turn: errors and rate limits may be reported again. */
+  void newTurn() {
+    seenThisTurn.clear();
+  }
+
+  /** When a status line was last seen (on any content row). */
+  long lastStatusAt() {
+    return lastStatusAt;
+  }
+
+  /** Rules that apply to chrome rows too: mode lines and usage notices live in the bottom area. */
+  void anyRow(String text, List<ParsedEvent> out) {
+    if (text.indexOf('›') < 0 && text.indexOf('⏵') < 0 && text.indexOf("used") < 0 && text.indexOf("usage") < 0) {
+      return;
+    }
+    ParsedEvent.ActiveSubtasks sub = LineRules.modeLine(text);
+    if (sub != null) {
+      boolean counted = sub.count() > 0;
+      ParsedEvent.ActiveSubtasks ev = counted ? sub
+          : lastSubtasks != null && lastSubtasks.count() > 0 ? new ParsedEvent.ActiveSubtasks(0, lastSubtasks.taskType()) : null;
+      if (ev != null && !ev.equals(lastSubtasks)) {
+        out.add(ev);
+        lastSubtasks = ev;
+      }
+    }
+    ParsedEvent.UsageLimit usage = LineRules.usageLimit(text);
+    if (usage != null && !usage.equals(lastUsage)) {
+      out.add(usage);
+      lastUsage = usage;
+    }
+    ParsedEvent.UsageExhausted ex = LineRules.usageExhausted(text);
+    if (ex != null && !ex.equals(lastExhausted)) {
+      out.add(ex);
+      lastExhausted = ex;
+    }
+  }
+
+  /** Rules for chat content rows; {@code fencedRow} marks a row inside a Markdown code fence. */
+  void contentRow(String text, boolean fencedRow, long now, List<ParsedEvent> out) {
+    String lower = text.toLowerCase(Locale.ROOT);
+    boolean rateCandidate = !fencedRow && RateLimitRules.mayMatch(lower);
+    boolean errorCandidate = !fencedRow && ApiErrorRules.mayMatch(lower);
+    boolean guarded = (rateCandidate || errorCandidate) && LineGuards.isCodeOrDiff(text);
+    if (rateCandidate && !guarded) {
+      ParsedEvent.RateLimit r = RateLimitRules.match(text, agent);
+      if (r != null && seenThisTurn.add("rate-limit\u0000" + r.matchedText())) {
+        out.add(r);
+      }
+    }
+    if (errorCandidate && !guarded) {
+      ParsedEvent.ApiError e = ApiErrorRules.match(text);
+      if (e != null && seenThisTurn.add("api-error\u0000" + e.matchedText())) {
+        out.add(e);
+      }
+    }
+    if (StatusLineRules.mayMatch(text)) {
+      ParsedEvent.StatusLine s = StatusLineRules.match(text);
+      if (s != null) {
+        lastStatusAt = now;
+        if (!s.fullLine().equals(lastStatus)) {
+          out.add(s);
+          lastStatus = s.fullLine();
+        }
+      }
+    }
+    for (ParsedEvent.PrUrl pr : LineRules.prUrls(text)) {
+      if (remember("pr\u0000" + pr.url())) {
+        out.add(pr);
+      }
+    }
+    ParsedEvent.PlanFile plan = LineRules.planFile(text);
+    if (plan != null && remember("plan\u0000" + plan.path())) {
+      out.add(plan);
+    }
+    if (agent != Agent.NONE && text.contains("intent:")) {
+      ParsedEvent.Intent intent = LineRules.intent(text);
+      if (intent != null && !intent.equals(lastIntent)) {
+        out.add(intent);
+        lastIntent = intent;
+      }
+    }
+    ParsedEvent.AgentSessionConflict conflict = LineRules.sessionConflict(text);
+    if (conflict != null && now - lastConflictAt >= SESSION_CONFLICT_COOLDOWN_MS) {
+      out.add(conflict);
+      lastConflictAt = now;
+    }
+  }
+
+  private boolean remember(String key) {
+    if (seenThisSession.contains(key)) {
+      return false;
+    }
+    if (seenThisSession.size() == MAX_REMEMBERED) {
+      seenThisSession.remove(seenThisSession.iterator().next());
+    }
+    seenThisSession.add(key);
+    return true;
+  }
+
+}
