@@ -129,11 +129,4 @@ final class ApiErrorRules {
         throw new IllegalStateException(c.name());
     }
   }
-
-  /** Cheap pre-filter. */
-  static boolean mayMatch(String lower) {
-    return lower.contains("error") || lower.contains("api key") || lower.contains("oauth") || lower.contains("/login")
-        || lower.contains("failed") || lower.contains("status") || lower.contains("disconnected") || lower.contains("credit")
-        || lower.contains("base_resp");
-  }
 }

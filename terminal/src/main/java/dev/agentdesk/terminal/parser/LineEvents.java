@@ -3,7 +3,6 @@ package dev.agentdesk.terminal.parser;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -71,9 +70,9 @@ final class LineEvents {
 
   /** Rules for chat content rows; {@code fencedRow} marks a row inside a Markdown code fence. */
   void contentRow(String text, boolean fencedRow, long now, List<ParsedEvent> out) {
-    String lower = text.toLowerCase(Locale.ROOT);
-    boolean rateCandidate = !fencedRow && RateLimitRules.mayMatch(lower);
-    boolean errorCandidate = !fencedRow && ApiErrorRules.mayMatch(lower);
+    int keywords = fencedRow ? 0 : Prefilter.scan(text);
+    boolean rateCandidate = (keywords & Prefilter.RATE) != 0;
+    boolean errorCandidate = (keywords & Prefilter.ERROR) != 0;
     boolean guarded = (rateCandidate || errorCandidate) && LineGuards.isCodeOrDiff(text);
     if (rateCandidate && !guarded) {
       ParsedEvent.RateLimit r = RateLimitRules.match(text, agent);

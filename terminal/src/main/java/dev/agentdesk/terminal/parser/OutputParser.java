@@ -233,6 +233,7 @@ public final class OutputParser {
     }
     if (!changed.isEmpty() || choicePending) {
       choice(screen, false, out);
+      picker(screen, out);
       if (slashMode) {
         ParsedEvent.SlashMenu m = SlashMenuDetector.detect(screen);
         if (m != null && !m.equals(lastSlash)) {
@@ -243,6 +244,25 @@ public final class OutputParser {
     }
     lastScreen = screen;
     lastContentEnd = end;
+  }
+
+  /**
+   * A rendered picker with an "Enter to select"-style footer is a low-confidence question at once
+   * (no silence wait: the footer says the agent waits). A numbered choice prompt already says so,
+   * and a hook-instrumented session reports its questions itself.
+   */
+  private void picker(ScreenView screen, List<ParsedEvent> out) {
+    if (currentChoice != null || choicePending || hookInstrumented || questionEmittedThisTurn) {
+      return;
+    }
+    String prompt = PickerPrompts.prompt(screen);
+    if (prompt != null) {
+      out.add(new ParsedEvent.Question(prompt, false, turnEpoch));
+      questionEmittedThisTurn = true;
+      awaitingLowConfidence = true;
+      trackedPrompt = prompt;
+      candidate = null;
+    }
   }
 
   private void choice(ScreenView screen, boolean settled, List<ParsedEvent> out) {
@@ -434,6 +454,9 @@ public final class OutputParser {
   private boolean screenShowsPrompt() {
     if (lastScreen == null) {
       return false;
+    }
+    if (PickerPrompts.prompt(lastScreen) != null) {
+      return true;
     }
     if (trackedPrompt != null && onScreenNearBottom(trackedPrompt)) {
       return true;

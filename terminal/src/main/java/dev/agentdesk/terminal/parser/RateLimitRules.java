@@ -80,11 +80,4 @@ final class RateLimitRules {
     }
     return null;
   }
-
-  /** Cheap pre-filter: rows without any of these substrings cannot match a rule. */
-  static boolean mayMatch(String lower) {
-    return lower.contains("limit") || lower.contains("429") || lower.contains("quota") || lower.contains("exhausted")
-        || lower.contains("too many") || lower.contains("retry-after") || lower.contains("rate_limit")
-        || lower.contains("rate limit");
-  }
 }

@@ -132,4 +132,29 @@ class QuestionTimersTest {
     assertThat(after(OutputParser.SHELL_IDLE_MS - 1)).isEmpty();
     assertThat(after(1)).contains(new ParsedEvent.ShellState(ShellActivity.IDLE));
   }
+
+  @Test
+  void aRenderedPickerWithAnEnterToSelectFooterIsALowConfidenceQuestionAtOnce() {
+    List<ParsedEvent> events = show("☐ Auth method", "", "Which auth method should the API use?", "",
+        "❯ OAuth with PKCE", "  API key in a header", "  Mutual TLS", "", "Enter to select · ↑/↓ to navigate · Esc to cancel");
+    assertThat(questions(events)).containsExactly(new ParsedEvent.Question("Which auth method should the API use?", false, 0));
+    assertThat(after(60_000)).as("still on screen: not retracted").noneMatch(ParsedEvent.QuestionCleared.class::isInstance);
+  }
+
+  @Test
+  void aNumberedChoicePromptIsNotAlsoAPickerQuestion() {
+    List<ParsedEvent> events = show("Would you like to run the following command?", "", "  $ cargo test", "",
+        "› 1. Yes, proceed (y)", "  2. No, and tell Codex what to do differently (esc)", "", "  Press enter to confirm or esc to cancel");
+    List<ParsedEvent> settled = after(OutputParser.LINE_SETTLE_MS);
+    // The cursor sits where the footer could still grow, so the menu is reported once output settles.
+    assertThat(settled).hasAtLeastOneElementOfType(ParsedEvent.ChoicePrompt.class);
+    assertThat(questions(events)).isEmpty();
+    assertThat(questions(settled)).isEmpty();
+  }
+
+  @Test
+  void hookInstrumentedSessionsReportPickersThemselves() {
+    parser.onNotifications(List.of(new OscNotification.HookMarker(Map.of("state", "busy"))));
+    assertThat(questions(show("Which one?", "❯ A", "  B", "Enter to select · ↑/↓ to navigate"))).isEmpty();
+  }
 }

@@ -1,0 +1,39 @@
+package dev.agentdesk.terminal.parser;
+
+import java.util.regex.Pattern;
+
+/**
+ * Rendered pickers that say how to answer them ("Enter to select · ↑/↓ to navigate"): the agent is
+ * waiting even when the options are not a numbered menu. The prompt text is the nearest
+ * {@code ?} line above the footer, else the footer itself.
+ */
+final class PickerPrompts {
+  private static final Pattern FOOTER = Pattern.compile(
+      "(?i)\\b(?:enter to (?:select|confirm|choose|submit)|press enter to (?:select|confirm|continue)|"
+          + "[↑↓]/?[↑↓]? to (?:navigate|select|choose))\\b");
+  private static final int BOTTOM_ROWS = 15;
+
+  private PickerPrompts() {}
+
+  /** The picker's prompt text, or null when no picker footer is among the last non-blank rows. */
+  static String prompt(ScreenView screen) {
+    int n = screen.rowCount();
+    while (n > 0 && screen.row(n - 1).isBlank()) {
+      n--;
+    }
+    for (int f = n - 1; f >= Math.max(0, n - BOTTOM_ROWS); f--) {
+      String row = screen.row(f);
+      if (row.isBlank() || !FOOTER.matcher(row).find()) {
+        continue;
+      }
+      for (int r = f - 1; r >= Math.max(0, f - BOTTOM_ROWS); r--) {
+        String t = screen.row(r).strip().replaceFirst("^[│┃●⏺•◦☐☒✔]\\s*", "").replaceFirst("\\s*[│┃]$", "");
+        if (t.endsWith("?") && t.length() > 3) {
+          return t;
+        }
+      }
+      return row.strip();
+    }
+    return null;
+  }
+}
