@@ -1,6 +1,5 @@
 package dev.agentdesk.app.serve;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -16,7 +15,6 @@ public final class Json {
 
   public static final ObjectMapper MAPPER = new ObjectMapper()
       .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-      .setSerializationInclusion(JsonInclude.Include.ALWAYS)
       .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
       .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
       .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)

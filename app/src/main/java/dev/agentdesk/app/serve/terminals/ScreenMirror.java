@@ -20,7 +20,7 @@ public final class ScreenMirror {
   static final int LOG_LINES = 2_000;
 
   private final VtEngine engine;
-  private List<ScreenFrame.Span>[] sent;
+  private List<List<ScreenFrame.Span>> sent;
   private ScreenFrame.Cursor sentCursor;
   private boolean dirty;
 
@@ -30,11 +30,8 @@ public final class ScreenMirror {
   }
 
   /** A baseline of blank rows: what a client shows before its first frame. */
-  @SuppressWarnings("unchecked")
-  private static List<ScreenFrame.Span>[] newRows(int rows) {
-    List<ScreenFrame.Span>[] blank = new List[rows];
-    Arrays.fill(blank, List.of());
-    return blank;
+  private static List<List<ScreenFrame.Span>> newRows(int rows) {
+    return new ArrayList<>(java.util.Collections.nCopies(rows, List.of()));
   }
 
   public synchronized void feed(byte[] chunk) {
@@ -78,8 +75,8 @@ public final class ScreenMirror {
     List<ScreenFrame.Row> changed = new ArrayList<>();
     for (int r = 0; r < engine.rows(); r++) {
       List<ScreenFrame.Span> now = spans(engine.styledRow(r));
-      if (!now.equals(sent[r])) {
-        sent[r] = now;
+      if (!now.equals(sent.get(r))) {
+        sent.set(r, now);
         changed.add(new ScreenFrame.Row(r, now));
       }
     }
