@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # A scripted stand-in for a Claude Code session, for the server's browser and API tests: it works
 # for a moment (status line), asks a numbered confirmation in Claude Code's menu shape with its
-# footer, waits for one key in raw mode as a TUI does, answers, then reports a PR URL and its
-# usage and waits for more input. Nothing here is copied from Claude Code; it prints the shapes.
+# footer, waits for one key in raw mode as a TUI does, answers, then reports a PR URL, its usage
+# and a rate limit with a retry delay, and waits for more input. Nothing here is copied from Claude Code; it prints the shapes.
 set -u
 ESC=$'\033'
 
@@ -29,6 +29,7 @@ stty "$saved"
 printf '⏺ Answered %s. Applying the edit.\r\n' "$key"
 printf '⏺ Opened https://github.com/example/widgets/pull/42\r\n'
 printf "You've used 85%% of your weekly limit\r\n"
+printf '  ⎿  API Error: 429 {"type":"error","error":{"type":"rate_limit_error"}} · Retrying in 30 seconds\r\n'
 while IFS= read -r line; do
   printf '⏺ You said: %s\r\n' "$line"
 done

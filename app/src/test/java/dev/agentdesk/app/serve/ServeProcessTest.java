@@ -138,6 +138,30 @@ class ServeProcessTest {
   }
 
   @Test
+  void unusableDatabasesAreClearErrorsWithoutPasswords(@TempDir Path home) throws Exception {
+    Process p = start(home, "--port", "0", "--no-import", "--db-url", "jdbc:postgresql://127.0.0.1:1/x?user=a&password=hunter2");
+    assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    String err = stderr(home);
+    assertThat(p.exitValue()).as(err).isEqualTo(2);
+    assertThat(err).contains("cannot open the history database").doesNotContain("hunter2").doesNotContain("\tat ");
+
+    Process q = start(home, "--port", "0", "--db-url", "sqlite.db");
+    assertThat(q.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(q.exitValue()).isEqualTo(2);
+    assertThat(stderr(home)).contains("starts with 'jdbc:'");
+
+    Process r = start(home, "--port", "0", "--db", "/proc/no-such-dir/history.db");
+    assertThat(r.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(r.exitValue()).isEqualTo(2);
+    assertThat(stderr(home)).contains("cannot create the folder /proc/no-such-dir");
+
+    Process both = start(home, "--db", "a.db", "--db-url", "jdbc:sqlite:b.db");
+    assertThat(both.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(both.exitValue()).isEqualTo(2);
+    assertThat(stderr(home)).contains("mutually exclusive");
+  }
+
+  @Test
   void aBusyPortIsAClearError(@TempDir Path home) throws Exception {
     try (var socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       Process p = start(home, "--port", String.valueOf(socket.getLocalPort()), "--no-import");

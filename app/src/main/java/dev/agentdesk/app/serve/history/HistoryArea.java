@@ -60,18 +60,31 @@ public final class HistoryArea implements ApiArea, EventSnapshot {
   }
 
   private static TranscriptHistory open(ServeConfig config) {
-    try {
-      if (config.database() instanceof ServeConfig.Database.SqliteFile f) {
-        java.nio.file.Path parent = f.path().toAbsolutePath().getParent();
+    String shown = config.database().describe();
+    if (config.database() instanceof ServeConfig.Database.SqliteFile f) {
+      java.nio.file.Path parent = f.path().toAbsolutePath().getParent();
+      try {
         if (parent != null) {
           java.nio.file.Files.createDirectories(parent);
         }
-        return TranscriptHistory.open(f.path());
+      } catch (java.io.IOException e) {
+        throw new ServeException(ServeException.Reason.UNAVAILABLE,
+            "cannot create the folder " + parent + " for the history database (" + e.getClass().getSimpleName() + ")", e);
       }
-      return TranscriptHistory.openUrl(((ServeConfig.Database.JdbcUrl) config.database()).url());
-    } catch (TranscriptException | java.io.IOException e) {
-      throw new ServeException(ServeException.Reason.UNAVAILABLE,
-          "cannot open the history database " + config.database().describe() + ": " + e.getMessage(), e);
+      try {
+        return TranscriptHistory.open(f.path());
+      } catch (TranscriptException e) {
+        throw new ServeException(ServeException.Reason.UNAVAILABLE,
+            "cannot open the history database " + shown + ": " + e.getMessage(), e);
+      }
+    }
+    String url = ((ServeConfig.Database.JdbcUrl) config.database()).url();
+    try {
+      return TranscriptHistory.openUrl(url);
+    } catch (TranscriptException e) {
+      // The module's message may quote the URL; never print its password.
+      String why = String.valueOf(e.getMessage()).replace(url, shown);
+      throw new ServeException(ServeException.Reason.UNAVAILABLE, "cannot open the history database " + shown + ": " + why, e);
     }
   }
 

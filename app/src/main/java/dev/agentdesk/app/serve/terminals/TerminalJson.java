@@ -16,7 +16,8 @@ public record TerminalJson(String id, String title, List<String> argv, String ag
 
   public record State(String shell, boolean awaiting_input, Question question, Choice choice_prompt,
       String rate_limited_until, String rate_limit_text, Usage usage, Exhausted usage_exhausted, List<Pr> pr_urls,
-      String intent, List<String> suggestions, int active_subtasks, ApiError last_api_error) {}
+      String intent, List<String> suggestions, int active_subtasks, ApiError last_api_error, boolean exited,
+      Integer exit_code) {}
 
   public record Question(String text, boolean confident) {}
 
@@ -64,7 +65,8 @@ public record TerminalJson(String id, String title, List<String> argv, String ag
         until == null ? null : s.rateLimitText(),
         s.usagePercentage() == null ? null : new Usage(s.usagePercentage(), s.usageLimitType()),
         s.usageExhausted() ? new Exhausted(s.usageResetText()) : null, prs, s.intent(), s.suggestions(),
-        s.activeSubtasks(), s.lastApiError() == null ? null : new ApiError(s.lastApiError(), s.lastApiErrorKind()));
+        s.activeSubtasks(), s.lastApiError() == null ? null : new ApiError(s.lastApiError(), s.lastApiErrorKind()),
+        s.exited(), s.exitCode());
   }
 
   static Pr pr(String url) {

@@ -109,6 +109,8 @@ class TerminalsApiTest {
     String id = create("{\"argv\": [\"sh\", \"-c\", \"echo bye; exit 3\"]}");
     JsonNode t = awaitTerminal(id, x -> x.get("exited").asBoolean(), 10);
     assertThat(t.get("exit_code").asInt()).isEqualTo(3);
+    assertThat(t.get("state").get("exited").asBoolean()).isTrue();
+    assertThat(t.get("state").get("exit_code").asInt()).isEqualTo(3);
     var r = s.post("/api/terminals/" + id + "/input", "{\"text\": \"x\"}");
     assertThat(r.status()).isEqualTo(409);
     assertThat(r.json().get("code").asText()).isEqualTo("conflict");
@@ -204,6 +206,9 @@ class TerminalsApiTest {
       assertThat(answered.get("state").get("pr_urls").get(0).get("platform").asText()).isEqualTo("github");
       awaitTerminal(id, x -> x.get("state").get("usage").isObject(), 10);
       assertThat(s.get("/api/terminals/" + id).json().get("state").get("usage").get("percentage").asInt()).isEqualTo(85);
+      JsonNode limited = awaitTerminal(id, x -> !x.get("state").get("rate_limited_until").isNull(), 10);
+      java.time.Instant until = java.time.Instant.parse(limited.get("state").get("rate_limited_until").asText());
+      assertThat(until).isBetween(java.time.Instant.now(), java.time.Instant.now().plusSeconds(31));
       assertThat(screenContains(answered, "Answered 1")).isTrue();
       s.delete("/api/terminals/" + id);
       events.await(m -> m.get("type").asText().equals("terminal-removed") && m.get("terminal_id").asText().equals(id), 5);

@@ -54,6 +54,9 @@ class TerminalsBrowserTest {
           .isEqualTo("https://github.com/example/widgets/pull/42");
       b.await(By.cssSelector(".term-card .badge.usage"), 10);
       assertThat(b.driver.findElement(By.cssSelector(".term-card .badge.usage")).getText()).contains("85%");
+      b.await(By.cssSelector(".term-card .badge.rate-limited"), 10);
+      assertThat(b.driver.findElement(By.cssSelector(".term-card .badge.rate-limited")).getText())
+          .matches("rate-limited · 0:[0-3]\\d");
       b.screenshot("terminals-grid-answered");
 
       // The terminal view takes typing: the stand-in echoes each line.
