@@ -37,8 +37,16 @@ export async function historyPage(view, params, health) {
       q || provider || project ? h('a', { href: '#/history' }, 'Clear') : null);
   const body = h('div#history-body');
   view.append(h('div.page-head', h('h1', q ? 'Search' : 'History'),
-      h('button#reimport', { onclick: async (e) => { e.target.disabled = true; await post('/api/history/import'); } },
-          'Rescan folders')), form, body);
+      h('button#reimport', {
+        title: 'Import what is new in the history folders now',
+        onclick: async (e) => {
+          const b = e.target;
+          b.disabled = true;
+          try { await post('/api/history/import'); b.textContent = 'Rescan requested'; }
+          catch (ex) { b.textContent = ex.code === 'conflict' ? 'Import is off (--no-import)' : 'Rescan failed'; b.title = ex.message; }
+          setTimeout(() => { b.disabled = false; b.textContent = 'Rescan folders'; }, 3000);
+        }
+      }, 'Rescan folders')), form, body);
 
   const render = async () => {
     if (q) return renderHits(body, await get('/api/history/search' + qs({ q, provider, project, limit: 50 })), q);
@@ -64,10 +72,12 @@ function renderEmpty(body, s) {
   const busy = s.phase === 'scanning' || s.phase === 'importing';
   clear(body).append(h('section.notice#history-empty',
       h('h2', busy ? 'Importing your history…' : 'No sessions yet'),
-      h('p', 'agentdesk reads Claude Code and Codex session files from these folders, imports them in the background and keeps watching them:'),
+      s.phase === 'idle'
+        ? h('p', 'This server was started with --no-import, so it does not read the history folders:')
+        : h('p', 'agentdesk reads Claude Code and Codex session files from these folders, imports them in the background and keeps watching them:'),
       h('ul', roots),
       busy ? h('p', 'Imported ' + s.files_done + ' of ' + s.files_total + ' files so far.') :
-        h('p', 'New sessions appear here by themselves as soon as an agent writes them.'),
+        s.phase === 'idle' ? null : h('p', 'New sessions appear here by themselves as soon as an agent writes them.'),
       h('p', 'To import files from other folders, restart the server with them, or import them from a shell:'),
       h('pre', 'agentdesk serve --claude DIR --codex DIR\nagentdesk history import --claude DIR --codex DIR --db ' + s.database),
       s.last_error ? h('p.error-text', 'Last import problem: ' + s.last_error) : null));

@@ -12,7 +12,7 @@ export async function sandboxesPage(view, health) {
   if (!health.features.sandboxes) return unavailable(view);
   const list = h('div.grid#sandbox-list');
   const err = h('p.error-text');
-  const url = h('input#sandbox-url', { placeholder: 'ws://127.0.0.1:7421', size: 30, required: true });
+  const url = h('input#sandbox-url', { placeholder: 'ws://127.0.0.1:8765/', size: 30, required: true });
   const token = h('input#sandbox-token', { placeholder: 'runtime token', type: 'password', size: 24 });
   const name = h('input#sandbox-name', { placeholder: 'name (optional)', size: 16 });
   const form = h('form.card.form-row#new-sandbox', {

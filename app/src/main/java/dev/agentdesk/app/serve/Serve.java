@@ -1,6 +1,7 @@
 package dev.agentdesk.app.serve;
 
 import dev.agentdesk.app.serve.history.HistoryArea;
+import dev.agentdesk.app.serve.sandboxes.SandboxesArea;
 import dev.agentdesk.app.serve.terminals.TerminalsArea;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -22,7 +23,8 @@ public final class Serve {
       features.put("history", true);
       areas.add(new TerminalsArea(events, config.dataDir()));
       features.put("terminals", true);
-      features.put("sandboxes", false);
+      areas.add(new SandboxesArea(events));
+      features.put("sandboxes", true);
     } catch (RuntimeException e) {
       // Whatever was opened before the failure is closed again, newest first.
       for (int i = areas.size() - 1; i >= 0; i--) {

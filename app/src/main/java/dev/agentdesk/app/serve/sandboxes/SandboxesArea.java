@@ -1,0 +1,313 @@
+package dev.agentdesk.app.serve.sandboxes;
+
+import dev.agentdesk.aci.AciClientException;
+import dev.agentdesk.aci.client.AciClient;
+import dev.agentdesk.aci.client.AciClientOptions;
+import dev.agentdesk.aci.client.ScreenSize;
+import dev.agentdesk.aci.client.Screenshot;
+import dev.agentdesk.aci.wire.ImageFormat;
+import dev.agentdesk.aci.wire.ObserveSpec;
+import dev.agentdesk.aci.wire.PointerButton;
+import dev.agentdesk.aci.wire.Target;
+import dev.agentdesk.app.serve.ApiArea;
+import dev.agentdesk.app.serve.EventHub;
+import dev.agentdesk.app.serve.Json;
+import dev.agentdesk.app.serve.ServeException;
+import dev.agentdesk.app.serve.ServerEvent;
+import dev.agentdesk.app.serve.ServerInfo;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+/**
+ * Sandboxes: ACI v0 runtimes registered by URL and token, reached through the aci module's client
+ * SDK. A screenshot and an action are one call each; a dropped session is reopened once on the
+ * next call, so a restarted runtime comes back without re-registering it.
+ */
+public final class SandboxesArea implements ApiArea {
+  static final int MAX_SANDBOXES = 32;
+  static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+  static final Duration CALL_TIMEOUT = Duration.ofSeconds(15);
+
+  private final EventHub events;
+  private final Map<String, Sandbox> sandboxes = new ConcurrentHashMap<>();
+
+  public SandboxesArea(EventHub events) {
+    this.events = events;
+  }
+
+  /** The body of {@code POST /api/sandboxes}. */
+  public record NewSandbox(String url, String token, String name) {
+    public NewSandbox {
+      if (url == null || url.isBlank()) {
+        throw new IllegalArgumentException("url is required, e.g. ws://127.0.0.1:7421");
+      }
+      URI u;
+      try {
+        u = URI.create(url.trim());
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("url is not a URL: " + url);
+      }
+      String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
+      if (!scheme.equals("ws") && !scheme.equals("wss") || u.getHost() == null) {
+        throw new IllegalArgumentException("url must be ws://HOST:PORT or wss://HOST:PORT, got " + url);
+      }
+      url = url.trim();
+      if (name != null && name.length() > 100) {
+        throw new IllegalArgumentException("name is longer than 100 characters");
+      }
+    }
+  }
+
+  /** A UI action: what the dashboard's screencast view sends. */
+  record ActBody(String verb, Double x, Double y, Double to_x, Double to_y, Double dx, Double dy, String text,
+      String key, String button) {}
+
+  record SandboxJson(String id, String name, String url, String platform, Map<String, Long> screen, boolean connected,
+      String added_at) {}
+
+  private final class Sandbox {
+    final String id;
+    final String name;
+    final String url;
+    final String token;
+    final Instant addedAt = Instant.now();
+    private AciClient client;
+    private String platform;
+    private ScreenSize screen;
+
+    Sandbox(String id, String name, String url, String token) {
+      this.id = id;
+      this.name = name;
+      this.url = url;
+      this.token = token;
+    }
+
+    synchronized void connect() {
+      AciClientOptions options = AciClientOptions.defaults()
+          .withClient("agentdesk-serve", ServerInfo.version())
+          .withConnectTimeout(CONNECT_TIMEOUT)
+          .withCallTimeout(CALL_TIMEOUT);
+      if (token != null && !token.isEmpty()) {
+        options = options.withToken(token);
+      }
+      client = AciClient.connect(URI.create(url), options);
+      platform = client.platform().wire();
+      screen = client.screenSize();
+    }
+
+    /** Runs a call on the session, reopening it once if the runtime dropped it. */
+    synchronized <T> T call(Function<AciClient, T> f) {
+      if (client == null || !client.isOpen()) {
+        connect();
+      }
+      try {
+        return f.apply(client);
+      } catch (AciClientException e) {
+        if (e.reason() != AciClientException.Reason.CLOSED) {
+          throw e;
+        }
+        connect();
+        return f.apply(client);
+      }
+    }
+
+    synchronized SandboxJson json() {
+      return new SandboxJson(id, name, url, platform,
+          screen == null ? null : Map.of("width", screen.w(), "height", screen.h()),
+          client != null && client.isOpen(), addedAt.toString());
+    }
+
+    synchronized void close() {
+      if (client != null) {
+        client.close();
+      }
+    }
+  }
+
+  @Override
+  public void routes(RoutesConfig r) {
+    r.get("/api/sandboxes", ctx -> ctx.json(list()));
+    r.post("/api/sandboxes", ctx -> ctx.status(201).json(add(Json.read(ctx.body(), NewSandbox.class))));
+    r.get("/api/sandboxes/{id}", ctx -> ctx.json(get(ctx).json()));
+    r.delete("/api/sandboxes/{id}", ctx -> {
+      Sandbox s = get(ctx);
+      sandboxes.remove(s.id);
+      s.close();
+      events.publish(new ServerEvent.SandboxesChanged());
+      ctx.status(204);
+    });
+    r.get("/api/sandboxes/{id}/screenshot", this::screenshot);
+    r.post("/api/sandboxes/{id}/act", this::act);
+  }
+
+  List<SandboxJson> list() {
+    List<Sandbox> all = new ArrayList<>(sandboxes.values());
+    all.sort(Comparator.comparing(s -> s.addedAt));
+    return all.stream().map(Sandbox::json).toList();
+  }
+
+  private SandboxJson add(NewSandbox req) {
+    if (sandboxes.size() >= MAX_SANDBOXES) {
+      throw new ServeException(ServeException.Reason.CONFLICT, "already " + MAX_SANDBOXES + " sandboxes; remove one first");
+    }
+    String id = UUID.randomUUID().toString().substring(0, 8);
+    String name = req.name() == null || req.name().isBlank() ? URI.create(req.url()).getAuthority() : req.name().trim();
+    Sandbox s = new Sandbox(id, name, req.url(), req.token());
+    try {
+      s.connect();
+    } catch (AciClientException e) {
+      throw upstream(e);
+    }
+    sandboxes.put(id, s);
+    events.publish(new ServerEvent.SandboxesChanged());
+    return s.json();
+  }
+
+  private Sandbox get(Context ctx) {
+    Sandbox s = sandboxes.get(ctx.pathParam("id"));
+    if (s == null) {
+      throw ServeException.notFound("no sandbox " + ctx.pathParam("id"));
+    }
+    return s;
+  }
+
+  private void screenshot(Context ctx) {
+    Sandbox s = get(ctx);
+    String format = ctx.queryParamAsClass("format", String.class).getOrDefault("png").toLowerCase(Locale.ROOT);
+    ImageFormat f = switch (format) {
+      case "png" -> ImageFormat.PNG;
+      case "jpeg", "jpg" -> ImageFormat.JPEG;
+      default -> throw ServeException.badRequest("format must be png or jpeg, got '" + format + "'");
+    };
+    Integer quality = optionalInt(ctx, "quality", 1, 100);
+    Integer maxEdge = optionalInt(ctx, "max_long_edge", 16, 16384);
+    if (quality != null && f != ImageFormat.JPEG) {
+      throw ServeException.badRequest("quality applies to jpeg only");
+    }
+    Screenshot shot = guard(() -> s.call(c -> c.screenshot(new ObserveSpec(null, f, quality, maxEdge))));
+    ctx.header("Cache-Control", "no-store")
+        .contentType(f == ImageFormat.JPEG ? "image/jpeg" : "image/png")
+        .result(shot.image());
+  }
+
+  private void act(Context ctx) {
+    Sandbox s = get(ctx);
+    ActBody b = Json.read(ctx.body(), ActBody.class);
+    String verb = b.verb() == null ? "" : b.verb();
+    Function<AciClient, Object> call = switch (verb) {
+      case "click" -> c -> c.click(point(b.x(), b.y()));
+      case "double_click" -> c -> c.doubleClick(point(b.x(), b.y()));
+      case "right_click" -> c -> c.rightClick(point(b.x(), b.y()));
+      case "move" -> c -> c.move(point(b.x(), b.y()));
+      case "drag" -> c -> c.drag(point(b.x(), b.y()), point(b.to_x(), b.to_y()), button(b.button()), null);
+      case "scroll" -> c -> c.scroll(point(b.x(), b.y()), require(b.dx(), "dx"), require(b.dy(), "dy"));
+      case "type" -> {
+        if (b.text() == null || b.text().isEmpty()) {
+          throw ServeException.badRequest("type needs text");
+        }
+        yield c -> c.typeText(b.text());
+      }
+      case "key" -> {
+        if (b.key() == null || b.key().isBlank()) {
+          throw ServeException.badRequest("key needs a key combo, e.g. ctrl+c");
+        }
+        yield c -> c.key(b.key());
+      }
+      default -> throw ServeException.badRequest(
+          "verb must be click, double_click, right_click, move, drag, scroll, type or key, got '" + verb + "'");
+    };
+    // Coordinates are checked before anything is sent.
+    if (!verb.equals("type") && !verb.equals("key")) {
+      point(b.x(), b.y());
+    }
+    guard(() -> s.call(call));
+    ctx.json(Map.of("ok", true, "verb", verb));
+  }
+
+  private static Target point(Double x, Double y) {
+    if (x == null || y == null) {
+      throw ServeException.badRequest("this verb needs x and y (screen pixels)");
+    }
+    if (x < 0 || y < 0 || x.isNaN() || y.isNaN() || x.isInfinite() || y.isInfinite()) {
+      throw ServeException.badRequest("x and y must be non-negative pixel coordinates");
+    }
+    return new Target.PointPx(x, y);
+  }
+
+  private static double require(Double v, String name) {
+    if (v == null || v.isNaN() || v.isInfinite()) {
+      throw ServeException.badRequest("scroll needs " + name);
+    }
+    return v;
+  }
+
+  private static PointerButton button(String name) {
+    if (name == null || name.isBlank()) {
+      return null;
+    }
+    for (PointerButton p : PointerButton.values()) {
+      if (p.wire().equalsIgnoreCase(name)) {
+        return p;
+      }
+    }
+    throw ServeException.badRequest("unknown button '" + name + "'");
+  }
+
+  private static Integer optionalInt(Context ctx, String name, int min, int max) {
+    String raw = ctx.queryParam(name);
+    if (raw == null || raw.isBlank()) {
+      return null;
+    }
+    try {
+      int v = Integer.parseInt(raw.trim());
+      if (v < min || v > max) {
+        throw ServeException.badRequest(name + " must be between " + min + " and " + max);
+      }
+      return v;
+    } catch (NumberFormatException e) {
+      throw ServeException.badRequest(name + " must be a whole number, got '" + raw + "'");
+    }
+  }
+
+  private static <T> T guard(java.util.function.Supplier<T> call) {
+    try {
+      return call.get();
+    } catch (AciClientException e) {
+      throw upstream(e);
+    } catch (IllegalArgumentException e) {
+      throw ServeException.badRequest(e.getMessage());
+    }
+  }
+
+  private static ServeException upstream(AciClientException e) {
+    ServeException.Reason reason = switch (e.reason()) {
+      case NOT_ADVERTISED -> ServeException.Reason.CONFLICT;
+      case REMOTE_ERROR -> ServeException.Reason.UPSTREAM_FAILED;
+      default -> ServeException.Reason.UPSTREAM_FAILED;
+    };
+    return new ServeException(reason, "sandbox: " + e.getMessage(), e);
+  }
+
+  @Override
+  public void close() {
+    for (Sandbox s : sandboxes.values()) {
+      try {
+        s.close();
+      } catch (RuntimeException e) {
+        // Closing the others matters more than reporting this one.
+      }
+    }
+    sandboxes.clear();
+  }
+}
