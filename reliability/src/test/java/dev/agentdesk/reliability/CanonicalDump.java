@@ -1,0 +1,59 @@
+package dev.agentdesk.reliability;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A canonical text dump of a history database: every row of every table, columns in schema
+ * order, rows sorted, minus what legitimately differs between two correct imports — wall-clock
+ * stamps and the surrogate row id of the search documents. The FTS index is checked with FTS5's
+ * own integrity check rather than dumped.
+ */
+final class CanonicalDump {
+  private static final Set<String> VOLATILE_COLUMNS = Set.of("updated_at", "applied_at");
+
+  private CanonicalDump() {}
+
+  static String of(Path db) throws SQLException {
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement()) {
+      s.execute("INSERT INTO search_fts(search_fts, rank) VALUES ('integrity-check', 1)");
+      List<String> tables = new ArrayList<>();
+      try (ResultSet rs = s.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table' "
+          + "AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'search_fts%' ORDER BY name")) {
+        while (rs.next()) {
+          tables.add(rs.getString(1));
+        }
+      }
+      StringBuilder out = new StringBuilder();
+      for (String table : tables) {
+        List<String> rows = new ArrayList<>();
+        try (ResultSet rs = s.executeQuery("SELECT * FROM " + table)) {
+          ResultSetMetaData md = rs.getMetaData();
+          while (rs.next()) {
+            StringBuilder row = new StringBuilder();
+            for (int i = 1; i <= md.getColumnCount(); i++) {
+              String col = md.getColumnName(i);
+              if (VOLATILE_COLUMNS.contains(col) || (table.equals("search_docs") && col.equals("id"))) {
+                continue;
+              }
+              row.append(col).append('=').append(rs.getString(i)).append('\u001f');
+            }
+            rows.add(row.toString());
+          }
+        }
+        rows.sort(null);
+        out.append("## ").append(table).append(" (").append(rows.size()).append(" rows)\n");
+        rows.forEach(r -> out.append(r).append('\n'));
+      }
+      return out.toString();
+    }
+  }
+}
