@@ -1,0 +1,80 @@
+package dev.agentdesk.reliability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agentdesk.app.serve.AgentdeskServer;
+import dev.agentdesk.app.serve.Serve;
+import dev.agentdesk.app.serve.ServeConfig;
+import java.net.Socket;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code serve} on a non-loopback bind refuses every unauthenticated call, and no endpoint reads a
+ * path outside the configured roots whatever the request path says.
+ */
+class ServeExposureTest {
+  private static final String TOKEN = "serve-exposure-token";
+  /** A file outside every configured root that a traversal would try to reach. */
+  private static final String SECRET = "top-secret-" + System.nanoTime();
+
+  @Test
+  void nonLoopbackBindRefusesUnauthenticatedCallsAndNoPathEscapesTheRoots(@TempDir Path tmp) throws Exception {
+    Path outside = tmp.resolve("outside.txt");
+    Files.writeString(outside, SECRET);
+    Path claude = Files.createDirectories(tmp.resolve("roots/claude"));
+    Path codex = Files.createDirectories(tmp.resolve("roots/codex"));
+    ServeConfig config = new ServeConfig("0.0.0.0", 0, Optional.of(TOKEN),
+        new ServeConfig.Database.SqliteFile(tmp.resolve("h.db")), claude, codex, false, tmp.resolve("data"));
+    try (AgentdeskServer server = Serve.start(config)) {
+      int port = server.port();
+      List<String> apiPaths = List.of("/api/health", "/api/history/sessions", "/api/history/search?q=x",
+          "/api/history/usage", "/api/terminals");
+      for (String path : apiPaths) {
+        assertThat(get(port, path, null)).as("GET %s without token", path).startsWith("HTTP/1.1 401");
+        assertThat(get(port, path, "wrong")).as("GET %s with a wrong token", path).startsWith("HTTP/1.1 401");
+      }
+      assertThat(get(port, "/api/health", TOKEN)).startsWith("HTTP/1.1 200");
+
+      String rel = tmp.relativize(outside).toString();
+      List<String> traversals = List.of(
+          "/api/history/sessions/..%2F..%2F..%2F..%2F..%2F..%2F..%2F..%2F" + outside.toString().substring(1).replace("/", "%2F"),
+          "/api/history/sessions/" + "..%2F".repeat(12) + "etc%2Fpasswd",
+          "/../../../../../../../../etc/passwd",
+          "/%2e%2e/%2e%2e/%2e%2e/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
+          "/static/..%2F..%2F..%2F..%2F..%2F..%2Fetc%2Fpasswd",
+          "/..%5c..%5c..%5c..%5cetc%5cpasswd",
+          "/api/history/sessions/%2F" + outside.toString().substring(1).replace("/", "%2F"),
+          "/" + rel, "/api/terminals/..%2F..%2F" + rel + "/capture");
+      for (String path : traversals) {
+        String response = get(port, path, TOKEN);
+        assertThat(response).as("GET %s", path).doesNotContain(SECRET).doesNotContain("root:x:0:0");
+        assertThat(response).as("GET %s answers with a client error", path).matches("(?s)HTTP/1.1 4\\d\\d.*");
+      }
+      Figures.of("Exposure: serve on a non-loopback bind")
+          .write(apiPaths.size() + " endpoints × (no token, wrong token); " + traversals.size() + " traversal paths",
+              "every unauthenticated call 401; no traversal reads outside the roots (4xx, no file content)");
+    }
+  }
+
+  /** A raw HTTP/1.1 GET, so the request path reaches the server exactly as written. */
+  private static String get(int port, String path, String token) throws Exception {
+    try (Socket s = new Socket("127.0.0.1", port)) {
+      s.setSoTimeout(10_000);
+      String req = "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nConnection: close\r\n"
+          + (token == null ? "" : "Authorization: Bearer " + token + "\r\n") + "\r\n";
+      OutputStream out = s.getOutputStream();
+      out.write(req.getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      InputStream in = s.getInputStream();
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+}
