@@ -4,9 +4,9 @@ import dev.agentdesk.transcripts.assemble.AssemblyInput;
 import dev.agentdesk.transcripts.assemble.SessionDetail;
 import dev.agentdesk.transcripts.assemble.SessionDetailAssembler;
 import dev.agentdesk.transcripts.index.Importer;
-import dev.agentdesk.transcripts.records.MessageRecord;
 import dev.agentdesk.transcripts.records.TokenUsage;
 import dev.agentdesk.transcripts.store.TranscriptStore;
+import dev.agentdesk.transcripts.store.TranscriptStore.UsageSample;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -82,15 +82,16 @@ public final class TranscriptHistory implements AutoCloseable {
    * copy with the largest output count is the one counted.
    */
   public List<UsageRow> usage(UsageGrouping by) {
-    Map<String, MessageRecord> best = new HashMap<>();
+    Map<String, UsageSample> best = new HashMap<>();
     store.forEachUsageMessage(m -> best.merge(m.responseId() != null ? "r:" + m.responseId()
         : "m:" + m.sessionId() + "\u0000" + m.uuid(), m, TranscriptHistory::better));
     Map<String, long[]> groups = new TreeMap<>();
-    for (MessageRecord m : best.values()) {
+    for (UsageSample m : best.values()) {
       String key = switch (by) {
         case DAY -> m.timestamp() == null ? "unknown" : m.timestamp().substring(0, 10);
         case SESSION -> m.sessionId();
         case MODEL -> m.model() == null ? "unknown" : m.model();
+        case PROVIDER -> m.source();
       };
       long[] g = groups.computeIfAbsent(key, k -> new long[5]);
       g[0]++;
@@ -104,7 +105,7 @@ public final class TranscriptHistory implements AutoCloseable {
     return out;
   }
 
-  private static MessageRecord better(MessageRecord a, MessageRecord b) {
+  private static UsageSample better(UsageSample a, UsageSample b) {
     if (a.usage().output() != b.usage().output()) {
       return a.usage().output() > b.usage().output() ? a : b;
     }

@@ -4,5 +4,6 @@ package dev.agentdesk.transcripts;
 public enum UsageGrouping {
   DAY,
   SESSION,
-  MODEL
+  MODEL,
+  PROVIDER
 }

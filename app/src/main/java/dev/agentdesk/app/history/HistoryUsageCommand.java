@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
 
 /** {@code history usage}: token totals, each model response counted once. */
 @Command(name = "usage", mixinStandardHelpOptions = true,
-    description = "Token totals by day, session or model; each model response is counted once.")
+    description = "Token totals by day, session, model or provider; each model response is counted once.")
 public final class HistoryUsageCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
@@ -27,7 +27,7 @@ public final class HistoryUsageCommand implements Callable<Integer> {
   @CommandLine.Mixin
   DbOption db = new DbOption();
 
-  @Option(names = "--by", defaultValue = "day", paramLabel = "day|session|model",
+  @Option(names = "--by", defaultValue = "day", paramLabel = "day|session|model|provider",
       description = "Grouping (default ${DEFAULT-VALUE})", converter = GroupingConverter.class)
   UsageGrouping by;
 
@@ -41,7 +41,7 @@ public final class HistoryUsageCommand implements Callable<Integer> {
       try {
         return UsageGrouping.valueOf(value.toUpperCase(java.util.Locale.ROOT));
       } catch (IllegalArgumentException e) {
-        throw new CommandLine.TypeConversionException("expected day, session or model, not '" + value + "'");
+        throw new CommandLine.TypeConversionException("expected day, session, model or provider, not '" + value + "'");
       }
     }
   }

@@ -118,7 +118,7 @@ class HistoryCliTest {
 
     Run badGrouping = run("history", "usage", "--by", "week", "--db", db.toString());
     assertThat(badGrouping.exit()).isEqualTo(2);
-    assertThat(badGrouping.err()).contains("expected day, session or model");
+    assertThat(badGrouping.err()).contains("expected day, session, model or provider");
 
     Run punctuation = run("history", "search", "???", "--db", db.toString());
     assertThat(punctuation.exit()).isEqualTo(2);

@@ -33,7 +33,7 @@ import java.util.TreeMap;
  * {@code responseId}.
  */
 public final class ClaudeCodeAdapter implements ProviderAdapter {
-  static final long DEFAULT_BATCH_BYTES = 32L << 20;
+  static final long DEFAULT_BATCH_BYTES = 8L << 20;
   private final long batchBytes;
 
   public ClaudeCodeAdapter() {

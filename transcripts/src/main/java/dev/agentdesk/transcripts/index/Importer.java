@@ -9,22 +9,32 @@ import dev.agentdesk.transcripts.adapter.Cursor;
 import dev.agentdesk.transcripts.adapter.ParseResult;
 import dev.agentdesk.transcripts.adapter.ProviderAdapter;
 import dev.agentdesk.transcripts.adapter.SourceUnit;
+import dev.agentdesk.transcripts.records.DeleteSessionRecord;
 import dev.agentdesk.transcripts.store.TranscriptStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import java.util.stream.Stream;
 
 /**
  * Finds transcript files under provider roots and brings the store up to date with them, batch by
  * batch from each file's cursor. Running it again only reads what was appended.
+ *
+ * <p>Parsing runs on one background thread, a few batches ahead of the writer (the calling thread,
+ * which owns the database connection), so parsing and SQLite work overlap.
  */
 public final class Importer {
+  private static final int QUEUE = 3;
+  /** Input bytes per write transaction: fewer, larger transactions keep the full-text index compact. */
+  private static final long TRANSACTION_BYTES = 16L << 20;
   private final TranscriptStore store;
 
   public Importer(TranscriptStore store) {
@@ -34,8 +44,20 @@ public final class Importer {
   /** A provider and the directory (or single file) holding its transcripts. */
   public record Root(Provider provider, Path path) {}
 
+  /** One item of the parse-ahead queue. */
+  private sealed interface Work permits Batch, Skip, Failure, End {}
+
+  private record Batch(SourceUnit unit, ParseResult result, boolean fileDone) implements Work {}
+
+  private record Skip(SourceUnit unit, LineProblem problem) implements Work {}
+
+  private record Failure(RuntimeException error) implements Work {}
+
+  private record End() implements Work {}
+
   public ImportReport run(List<Root> roots, ImportListener listener) {
     List<SourceUnit> units = new ArrayList<>();
+    Map<Path, Long> sizes = new HashMap<>();
     long total = 0;
     for (Root root : roots) {
       ProviderAdapter adapter = ProviderAdapter.of(root.provider());
@@ -43,60 +65,141 @@ public final class Importer {
         Optional<SourceUnit> u = adapter.unitFor(f);
         if (u.isPresent()) {
           units.add(u.get());
-          total += sizeOf(f);
+          long size = sizeOf(f);
+          sizes.put(f, size);
+          total += size;
         }
       }
     }
+    // Read what the parser needs from the database up front: the connection stays on this thread.
+    Map<SourceUnit, Cursor> cursors = new HashMap<>();
+    Map<SourceUnit, String> conflicts = new HashMap<>();
+    Map<String, String> claimed = new HashMap<>();
+    for (SourceUnit unit : units) {
+      String path = unit.file().toAbsolutePath().normalize().toString();
+      String owner = store.sessionOwner(unit.sessionId()).orElse(claimed.get(unit.sessionId()));
+      if (owner != null && !owner.equals(path)) {
+        conflicts.put(unit, owner);
+      } else {
+        claimed.put(unit.sessionId(), path);
+      }
+      store.cursor(unit.file()).ifPresent(c -> cursors.put(unit, c));
+    }
     listener.started(units.size(), total);
+
+    BlockingQueue<Work> queue = new ArrayBlockingQueue<>(QUEUE);
+    Thread parser = new Thread(() -> parseAll(units, cursors, conflicts, queue), "transcript-parser");
+    parser.setDaemon(true);
+    parser.start();
+
     List<LineProblem> problems = new ArrayList<>();
     Map<String, Long> ignored = new TreeMap<>();
     long done = 0;
     long bytes = 0;
     long records = 0;
     int changed = 0;
-    for (SourceUnit unit : units) {
-      String path = unit.file().toAbsolutePath().normalize().toString();
-      Optional<String> owner = store.sessionOwner(unit.sessionId());
-      if (owner.isPresent() && !owner.get().equals(path)) {
-        LineProblem p = new LineProblem(path, 0, "skipped: session id " + unit.sessionId()
-            + " is already imported from " + owner.get());
-        problems.add(p);
-        listener.problem(p);
-        done += sizeOf(unit.file());
-        continue;
-      }
-      ProviderAdapter adapter = ProviderAdapter.of(unit.provider());
-      Cursor cursor = store.cursor(unit.file()).orElse(null);
-      boolean fileChanged = false;
-      long fileDone = 0;
+    long fileDone = 0;
+    boolean fileChanged = false;
+    List<TranscriptStore.UnitBatch> pending = new ArrayList<>();
+    long pendingBytes = 0;
+    try {
       while (true) {
-        ParseResult r = adapter.parse(unit, cursor);
-        boolean restarted = r.records().stream().anyMatch(x -> x instanceof dev.agentdesk.transcripts.records.DeleteSessionRecord);
-        if (r.bytesRead() > 0 || restarted || cursor == null) {
-          store.writeBatch(unit, r);
-          fileChanged = true;
-          records += r.records().size();
-        }
-        for (LineProblem p : r.problems()) {
-          problems.add(p);
-          listener.problem(p);
-        }
-        r.ignored().forEach((k, v) -> ignored.merge(k, v, Long::sum));
-        bytes += r.bytesRead();
-        fileDone += r.bytesRead();
-        listener.progress(done + Math.min(fileDone, sizeOf(unit.file())), total, unit.file());
-        cursor = r.next();
-        if (r.atEnd() || r.bytesRead() == 0) {
+        Work w = take(queue);
+        if (w instanceof End) {
+          store.writeBatch(pending);
           break;
+        } else if (w instanceof Failure f) {
+          throw f.error();
+        } else if (w instanceof Skip s) {
+          problems.add(s.problem());
+          listener.problem(s.problem());
+          done += sizes.getOrDefault(s.unit().file(), 0L);
+          listener.progress(done, total, s.unit().file());
+        } else if (w instanceof Batch b) {
+          ParseResult r = b.result();
+          boolean restarted = r.records().stream().anyMatch(DeleteSessionRecord.class::isInstance);
+          if (r.bytesRead() > 0 || restarted || !cursors.containsKey(b.unit())) {
+            // Small files are grouped into one transaction; each batch still travels with its cursor.
+            pending.add(new TranscriptStore.UnitBatch(b.unit(), r));
+            pendingBytes += r.bytesRead();
+            if (pendingBytes >= TRANSACTION_BYTES) {
+              store.writeBatch(pending);
+              pending.clear();
+              pendingBytes = 0;
+            }
+            fileChanged = true;
+            records += r.records().size();
+          }
+          for (LineProblem p : r.problems()) {
+            problems.add(p);
+            listener.problem(p);
+          }
+          r.ignored().forEach((k, v) -> ignored.merge(k, v, Long::sum));
+          bytes += r.bytesRead();
+          fileDone += r.bytesRead();
+          long size = sizes.getOrDefault(b.unit().file(), 0L);
+          if (b.fileDone()) {
+            done += size;
+            changed += fileChanged ? 1 : 0;
+            fileDone = 0;
+            fileChanged = false;
+            listener.progress(done, total, b.unit().file());
+          } else {
+            listener.progress(done + Math.min(fileDone, size), total, b.unit().file());
+          }
         }
       }
-      done += sizeOf(unit.file());
-      if (fileChanged) {
-        changed++;
-      }
-      listener.progress(done, total, unit.file());
+    } finally {
+      parser.interrupt();
     }
     return new ImportReport(units.size(), changed, bytes, records, problems, ignored);
+  }
+
+  private static void parseAll(List<SourceUnit> units, Map<SourceUnit, Cursor> cursors,
+      Map<SourceUnit, String> conflicts, BlockingQueue<Work> queue) {
+    try {
+      for (SourceUnit unit : units) {
+        String owner = conflicts.get(unit);
+        if (owner != null) {
+          put(queue, new Skip(unit, new LineProblem(unit.file().toAbsolutePath().normalize().toString(), 0,
+              "skipped: session id " + unit.sessionId() + " is already imported from " + owner)));
+          continue;
+        }
+        ProviderAdapter adapter = ProviderAdapter.of(unit.provider());
+        Cursor cursor = cursors.get(unit);
+        while (true) {
+          ParseResult r = adapter.parse(unit, cursor);
+          boolean last = r.atEnd() || r.bytesRead() == 0;
+          put(queue, new Batch(unit, r, last));
+          cursor = r.next();
+          if (last) {
+            break;
+          }
+        }
+      }
+      put(queue, new End());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      try {
+        put(queue, new Failure(e));
+      } catch (InterruptedException ie) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private static void put(BlockingQueue<Work> q, Work w) throws InterruptedException {
+    q.put(w);
+  }
+
+  private static Work take(BlockingQueue<Work> q) {
+    try {
+      return q.take();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new TranscriptException(TranscriptException.Reason.STORE_FAILURE, "the import was interrupted", e);
+    }
   }
 
   private static long sizeOf(Path f) {

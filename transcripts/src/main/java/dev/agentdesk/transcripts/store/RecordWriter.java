@@ -18,7 +18,9 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -28,7 +30,7 @@ import java.util.Optional;
  */
 final class RecordWriter implements AutoCloseable {
   static final List<String> SESSION_TABLES = List.of("messages", "tool_calls", "tool_results", "summaries",
-      "subagents", "workflows", "workflow_agents", "turn_durations", "search_docs");
+      "subagents", "workflows", "workflow_agents", "turn_durations");
 
   private final Connection c;
   private final TranscriptStore store;
@@ -41,11 +43,17 @@ final class RecordWriter implements AutoCloseable {
   private final PreparedStatement workflowAgent;
   private final PreparedStatement turn;
   private final PreparedStatement doc;
+  private final PreparedStatement docBody;
+  private final PreparedStatement docDelete;
+  /** Documents of this flush by id; a later body for the same document replaces the earlier. */
+  private final Map<Long, String[]> docs = new LinkedHashMap<>();
+  private final SqlDialect dialect;
   private final List<PreparedStatement> all = new ArrayList<>();
 
-  RecordWriter(Connection c, TranscriptStore store) throws SQLException {
+  RecordWriter(Connection c, TranscriptStore store, SqlDialect dialect) throws SQLException {
     this.c = c;
     this.store = store;
+    this.dialect = dialect;
     message = prep(upsert("messages", List.of("session_id", "uuid"), "parent_uuid", "ordinal", "timestamp", "role",
         "text", "content_type", "is_meta", "visibility", "model", "is_sidechain", "agent_id", "response_id",
         "has_usage", "input_tokens", "output_tokens", "cache_read_tokens", "cache_creation_tokens"));
@@ -61,7 +69,9 @@ final class RecordWriter implements AutoCloseable {
     workflowAgent = prep(upsert("workflow_agents", List.of("session_id", "run_id", "agent_id"), "type",
         "description", "status", "duration_ms", "total_tokens"));
     turn = prep(upsert("turn_durations", List.of("session_id", "uuid"), "ordinal", "timestamp", "duration_ms"));
-    doc = prep(upsert("search_docs", List.of("session_id", "kind", "ref"), "body"));
+    doc = c.prepareStatement(dialect.indexDocumentSql().get(0));
+    docBody = c.prepareStatement(dialect.indexDocumentSql().get(1));
+    docDelete = c.prepareStatement(dialect.indexDocumentSql().get(2));
   }
 
   private PreparedStatement prep(String sql) throws SQLException {
@@ -99,19 +109,19 @@ final class RecordWriter implements AutoCloseable {
             m.agentId(), m.responseId(), u == null ? 0L : 1L, u == null ? 0L : u.input(), u == null ? 0L : u.output(),
             u == null ? 0L : u.cacheRead(), u == null ? 0L : u.cacheCreation());
         if (m.visibility() == Visibility.VISIBLE && m.text() != null && !m.text().isBlank()) {
-          set(doc, m.sessionId(), "message", m.uuid(), m.text());
+          index(m.sessionId(), "message", m.uuid(), m.text());
         }
       } else if (r instanceof ToolCallRecord t) {
         set(call, t.sessionId(), t.id(), t.messageUuid(), t.ordinal(), t.timestamp(), t.name(), t.presentation(),
             t.inputJson(), t.filePath());
         String body = (t.name() == null ? "" : t.name() + " ") + (t.inputJson() == null ? "" : t.inputJson());
         if (!body.isBlank()) {
-          set(doc, t.sessionId(), "tool_input", t.id(), body);
+          index(t.sessionId(), "tool_input", t.id(), body);
         }
       } else if (r instanceof ToolResultRecord t) {
         set(result, t.sessionId(), t.toolUseId(), t.ordinal(), t.timestamp(), t.content(), t.isError() ? 1L : 0L);
         if (t.content() != null && !t.content().isBlank()) {
-          set(doc, t.sessionId(), "tool_output", t.toolUseId(), t.content());
+          index(t.sessionId(), "tool_output", t.toolUseId(), t.content());
         }
       } else if (r instanceof SummaryRecord s) {
         set(summary, s.sessionId(), s.id(), s.ordinal(), s.text(), s.leafUuid());
@@ -131,7 +141,66 @@ final class RecordWriter implements AutoCloseable {
     flush();
   }
 
+  private void index(String sessionId, String kind, String ref, String body) throws SQLException {
+    docs.put(docId(sessionId, kind, ref), new String[] {sessionId, kind, ref, body});
+  }
+
+  /**
+   * Indexes this flush's documents. A new document is a plain insert; only a document that was
+   * indexed before is deleted first (a blanket replace costs a lookup per row in the index).
+   */
+  private void flushDocs() throws SQLException {
+    if (docs.isEmpty()) {
+      return;
+    }
+    List<Long> ids = new ArrayList<>(docs.keySet());
+    for (Long id : ids) {
+      String[] d = docs.get(id);
+      set(doc, id, d[0], d[1], d[2]);
+    }
+    int[] inserted = doc.executeBatch();
+    boolean deletes = false;
+    for (int i = 0; i < ids.size(); i++) {
+      if (inserted[i] == 0) {
+        set(docDelete, ids.get(i));
+        deletes = true;
+      }
+    }
+    if (deletes) {
+      docDelete.executeBatch();
+    }
+    for (Long id : ids) {
+      set(docBody, id, docs.get(id)[3]);
+    }
+    docBody.executeBatch();
+    docs.clear();
+  }
+
+  /**
+   * The full-text document id of (session, kind, ref): a 63-bit FNV-1a hash, so that re-indexing
+   * the same document replaces it without a lookup. Two documents colliding (odds about 1e-7 at two
+   * million documents) would make one of them unsearchable, nothing worse.
+   */
+  static long docId(String sessionId, String kind, String ref) {
+    long h = 0xcbf29ce484222325L;
+    for (String part : new String[] {sessionId, kind, ref}) {
+      for (int i = 0; i < part.length(); i++) {
+        h ^= part.charAt(i);
+        h *= 0x100000001b3L;
+      }
+      h ^= 0xff;
+      h *= 0x100000001b3L;
+    }
+    return h & Long.MAX_VALUE;
+  }
+
   void deleteSession(String sessionId) throws SQLException {
+    for (String sql : dialect.deleteSessionDocumentsSql()) {
+      try (PreparedStatement p = c.prepareStatement(sql)) {
+        p.setString(1, sessionId);
+        p.executeUpdate();
+      }
+    }
     for (String table : SESSION_TABLES) {
       try (PreparedStatement p = c.prepareStatement("DELETE FROM " + table + " WHERE session_id = ?")) {
         p.setString(1, sessionId);
@@ -173,6 +242,7 @@ final class RecordWriter implements AutoCloseable {
     for (PreparedStatement p : all) {
       p.executeBatch();
     }
+    flushDocs();
   }
 
   @Override
@@ -180,5 +250,8 @@ final class RecordWriter implements AutoCloseable {
     for (PreparedStatement p : all) {
       p.close();
     }
+    doc.close();
+    docBody.close();
+    docDelete.close();
   }
 }

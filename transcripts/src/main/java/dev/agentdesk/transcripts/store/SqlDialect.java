@@ -19,9 +19,19 @@ sealed interface SqlDialect permits SqliteDialect {
 
   /**
    * A query over the full-text index with one parameter for the match expression and one for the
-   * limit, returning session_id, kind, ref, snippet, rank (lower is better).
+   * limit, returning session_id, kind, ref, rank (lower is better).
    */
   String searchSql();
+
+  /**
+   * Statements that index one document: the first records (id, session_id, kind, ref) and updates
+   * no row when the id exists; the second inserts (id, body) into the index; the third deletes the
+   * indexed body of an id.
+   */
+  List<String> indexDocumentSql();
+
+  /** Statements that remove a session's documents; each takes the session id. */
+  List<String> deleteSessionDocumentsSql();
 
   /** The engine's match expression for the user's words. */
   String matchExpression(List<String> words);

@@ -6,7 +6,10 @@ import java.sql.Statement;
 import java.util.List;
 import java.util.stream.Collectors;
 
-/** SQLite: WAL journal, FTS5 external-content index kept in step by triggers. */
+/**
+ * SQLite: WAL journal; FTS5 contentless index (with deletes) whose rowids are document ids from
+ * {@code search_docs}; text lives only in the record tables, and snippets are cut from it.
+ */
 final class SqliteDialect implements SqlDialect {
 
   @Override
@@ -17,6 +20,9 @@ final class SqliteDialect implements SqlDialect {
       s.execute("PRAGMA busy_timeout=10000");
       s.execute("PRAGMA cache_size=-65536");
       s.execute("PRAGMA temp_store=MEMORY");
+      // Fewer, larger checkpoints while importing; the WAL is still bounded.
+      s.execute("PRAGMA wal_autocheckpoint=8192");
+      s.execute("PRAGMA journal_size_limit=268435456");
     }
   }
 
@@ -27,9 +33,20 @@ final class SqliteDialect implements SqlDialect {
 
   @Override
   public String searchSql() {
-    return "SELECT d.session_id, d.kind, d.ref, snippet(search_fts, 0, '[', ']', '…', 16) AS snippet,"
-        + " bm25(search_fts) AS rank FROM search_fts JOIN search_docs d ON d.id = search_fts.rowid"
-        + " WHERE search_fts MATCH ? ORDER BY rank LIMIT ?";
+    return "SELECT d.session_id, d.kind, d.ref, f.rank FROM (SELECT rowid, bm25(search_fts) AS rank FROM search_fts"
+        + " WHERE search_fts MATCH ? ORDER BY rank LIMIT ?) f JOIN search_docs d ON d.id = f.rowid ORDER BY f.rank";
+  }
+
+  @Override
+  public List<String> indexDocumentSql() {
+    return List.of("INSERT INTO search_docs(id, session_id, kind, ref) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
+        "INSERT INTO search_fts(rowid, body) VALUES (?, ?)", "DELETE FROM search_fts WHERE rowid = ?");
+  }
+
+  @Override
+  public List<String> deleteSessionDocumentsSql() {
+    return List.of("DELETE FROM search_fts WHERE rowid IN (SELECT id FROM search_docs WHERE session_id = ?)",
+        "DELETE FROM search_docs WHERE session_id = ?");
   }
 
   @Override
@@ -50,16 +67,16 @@ final class SqliteDialect implements SqlDialect {
         visibility TEXT NOT NULL, model TEXT, is_sidechain INTEGER NOT NULL, agent_id TEXT, response_id TEXT,
         has_usage INTEGER NOT NULL, input_tokens INTEGER NOT NULL, output_tokens INTEGER NOT NULL,
         cache_read_tokens INTEGER NOT NULL, cache_creation_tokens INTEGER NOT NULL,
-        PRIMARY KEY (session_id, uuid)) WITHOUT ROWID;
+        UNIQUE (session_id, uuid));
       CREATE INDEX messages_with_usage ON messages(has_usage) WHERE has_usage = 1;
       CREATE TABLE tool_calls (
         session_id TEXT NOT NULL, id TEXT NOT NULL, message_uuid TEXT, ordinal INTEGER NOT NULL, timestamp TEXT,
         name TEXT, presentation TEXT NOT NULL, input_json TEXT, file_path TEXT,
-        PRIMARY KEY (session_id, id)) WITHOUT ROWID;
+        UNIQUE (session_id, id));
       CREATE TABLE tool_results (
         session_id TEXT NOT NULL, tool_use_id TEXT NOT NULL, ordinal INTEGER NOT NULL, timestamp TEXT,
         content TEXT, is_error INTEGER NOT NULL,
-        PRIMARY KEY (session_id, tool_use_id)) WITHOUT ROWID;
+        UNIQUE (session_id, tool_use_id));
       CREATE TABLE summaries (
         session_id TEXT NOT NULL, id TEXT NOT NULL, ordinal INTEGER NOT NULL, text TEXT, leaf_uuid TEXT,
         PRIMARY KEY (session_id, id)) WITHOUT ROWID;
@@ -87,19 +104,9 @@ final class SqliteDialect implements SqlDialect {
       CREATE TABLE import_problems (
         path TEXT NOT NULL, line INTEGER NOT NULL, reason TEXT NOT NULL, PRIMARY KEY (path, line));
       CREATE TABLE search_docs (
-        id INTEGER PRIMARY KEY, session_id TEXT NOT NULL, kind TEXT NOT NULL, ref TEXT NOT NULL, body TEXT NOT NULL,
-        UNIQUE (session_id, kind, ref));
-      CREATE VIRTUAL TABLE search_fts USING fts5(body, content='search_docs', content_rowid='id',
+        id INTEGER PRIMARY KEY, session_id TEXT NOT NULL, kind TEXT NOT NULL, ref TEXT NOT NULL);
+      CREATE INDEX search_docs_by_session ON search_docs(session_id);
+      CREATE VIRTUAL TABLE search_fts USING fts5(body, content='', contentless_delete=1,
         tokenize='unicode61 remove_diacritics 2');
-      CREATE TRIGGER search_docs_ai AFTER INSERT ON search_docs BEGIN
-        INSERT INTO search_fts(rowid, body) VALUES (new.id, new.body);
-      END;
-      CREATE TRIGGER search_docs_ad AFTER DELETE ON search_docs BEGIN
-        INSERT INTO search_fts(search_fts, rowid, body) VALUES ('delete', old.id, old.body);
-      END;
-      CREATE TRIGGER search_docs_au AFTER UPDATE ON search_docs BEGIN
-        INSERT INTO search_fts(search_fts, rowid, body) VALUES ('delete', old.id, old.body);
-        INSERT INTO search_fts(rowid, body) VALUES (new.id, new.body);
-      END;
       """;
 }

@@ -12,10 +12,8 @@ import dev.agentdesk.transcripts.adapter.ParseResult;
 import dev.agentdesk.transcripts.adapter.SourceUnit;
 import dev.agentdesk.transcripts.assemble.TableRows;
 import dev.agentdesk.transcripts.records.CountMode;
-import dev.agentdesk.transcripts.records.MessageRecord;
 import dev.agentdesk.transcripts.records.SessionRecord;
 import dev.agentdesk.transcripts.records.TokenUsage;
-import dev.agentdesk.transcripts.records.Visibility;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -98,40 +96,58 @@ public final class TranscriptStore implements AutoCloseable {
         .stream().findFirst();
   }
 
+  /** A parse result of one unit, as written by {@link #writeBatch}. */
+  public record UnitBatch(SourceUnit unit, ParseResult result) {}
+
   /** Writes one parse result and its cursor in a single transaction. */
   public void writeBatch(SourceUnit unit, ParseResult result) {
+    writeBatch(List.of(new UnitBatch(unit, result)));
+  }
+
+  /**
+   * Writes parse results (of one or several files) and their cursors in a single transaction:
+   * either all of them are stored with their cursors, or none is.
+   */
+  public void writeBatch(List<UnitBatch> batches) {
+    if (batches.isEmpty()) {
+      return;
+    }
     try {
       c.setAutoCommit(false);
-      try (RecordWriter w = new RecordWriter(c, this)) {
-        w.write(result.records());
-        Cursor n = result.next();
-        try (PreparedStatement p = c.prepareStatement(RecordWriter.upsert("cursors", List.of("path"), "provider",
-            "session_id", "file_key", "byte_offset", "line", "head_hash", "state", "updated_at"))) {
-          p.setString(1, key(unit.file()));
-          p.setString(2, unit.provider().id());
-          p.setString(3, unit.sessionId());
-          p.setString(4, n.fileKey());
-          p.setLong(5, n.offset());
-          p.setLong(6, n.line());
-          p.setString(7, n.headHash());
-          p.setString(8, n.state());
-          p.setString(9, Instant.now().toString());
-          p.executeUpdate();
-        }
-        for (LineProblem problem : result.problems()) {
-          try (PreparedStatement p = c.prepareStatement(RecordWriter.upsert("import_problems",
-              List.of("path", "line"), "reason"))) {
-            p.setString(1, key(unit.file()));
-            p.setLong(2, problem.line());
-            p.setString(3, problem.reason());
-            p.executeUpdate();
+      try (RecordWriter w = new RecordWriter(c, this, dialect);
+          PreparedStatement cur = c.prepareStatement(RecordWriter.upsert("cursors", List.of("path"), "provider",
+              "session_id", "file_key", "byte_offset", "line", "head_hash", "state", "updated_at"));
+          PreparedStatement prob = c.prepareStatement(RecordWriter.upsert("import_problems", List.of("path", "line"),
+              "reason"))) {
+        String now = Instant.now().toString();
+        for (UnitBatch b : batches) {
+          SourceUnit unit = b.unit();
+          ParseResult result = b.result();
+          w.write(result.records());
+          Cursor n = result.next();
+          cur.setString(1, key(unit.file()));
+          cur.setString(2, unit.provider().id());
+          cur.setString(3, unit.sessionId());
+          cur.setString(4, n.fileKey());
+          cur.setLong(5, n.offset());
+          cur.setLong(6, n.line());
+          cur.setString(7, n.headHash());
+          cur.setString(8, n.state());
+          cur.setString(9, now);
+          cur.executeUpdate();
+          for (LineProblem problem : result.problems()) {
+            prob.setString(1, key(unit.file()));
+            prob.setLong(2, problem.line());
+            prob.setString(3, problem.reason());
+            prob.executeUpdate();
           }
         }
       }
       c.commit();
     } catch (SQLException | RuntimeException e) {
       rollbackQuietly(e);
-      throw new TranscriptException(Reason.STORE_FAILURE, "cannot store " + unit.file() + ": " + e.getMessage(), e);
+      throw new TranscriptException(Reason.STORE_FAILURE, "cannot store " + batches.get(0).unit().file()
+          + (batches.size() > 1 ? " and " + (batches.size() - 1) + " more files" : "") + ": " + e.getMessage(), e);
     } finally {
       try {
         c.setAutoCommit(true);
@@ -174,9 +190,7 @@ public final class TranscriptStore implements AutoCloseable {
     }
     tables.put("sessions", session);
     for (String table : RecordWriter.SESSION_TABLES) {
-      if (!table.equals("search_docs")) {
-        tables.put(table, rows("SELECT * FROM " + table + " WHERE session_id = ?", sessionId));
-      }
+      tables.put(table, rows("SELECT * FROM " + table + " WHERE session_id = ?", sessionId));
     }
     return Optional.of(new TableRows(tables));
   }
@@ -218,7 +232,8 @@ public final class TranscriptStore implements AutoCloseable {
     return new Page<>(items, total, q.offset());
   }
 
-  private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}_]+(?:[.\\-'][\\p{L}\\p{N}_]+)*");
+  // Words as the index's unicode61 tokenizer splits them, so each is a single-token phrase.
+  private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}]+");
 
   /** Ranked full-text matches over visible message text, tool inputs and tool outputs. */
   public List<SearchHit> search(String text, int limit) {
@@ -230,32 +245,45 @@ public final class TranscriptStore implements AutoCloseable {
     if (words.isEmpty()) {
       throw new TranscriptException(Reason.BAD_QUERY, "the query '" + text + "' has no words to search for");
     }
-    List<SearchHit> raw = query(dialect.searchSql(), List.of(dialect.matchExpression(words), (long) limit),
-        rs -> new SearchHit(rs.getString(1), null, rs.getString(2), rs.getString(3), rs.getString(4),
-            rs.getDouble(5)));
+    record Raw(String sessionId, String kind, String ref, double rank) {}
+    List<Raw> raw = query(dialect.searchSql(), List.of(dialect.matchExpression(words), (long) limit),
+        rs -> new Raw(rs.getString(1), rs.getString(2), rs.getString(3), rs.getDouble(4)));
     List<SearchHit> out = new ArrayList<>(raw.size());
     Map<String, String> titles = new LinkedHashMap<>();
-    for (SearchHit h : raw) {
+    for (Raw h : raw) {
       String title = titles.computeIfAbsent(h.sessionId(), id -> query(
           "SELECT COALESCE(title, first_prompt) FROM sessions WHERE id = ?", List.of(id), rs -> rs.getString(1))
           .stream().findFirst().orElse(null));
-      out.add(new SearchHit(h.sessionId(), title, h.kind(), h.ref(), h.snippet(), h.rank()));
+      String body = switch (h.kind()) {
+        case "message" -> one("SELECT text FROM messages WHERE session_id = ? AND uuid = ?", h.sessionId(), h.ref());
+        case "tool_input" -> one("SELECT COALESCE(name || ' ', '') || COALESCE(input_json, '') FROM tool_calls"
+            + " WHERE session_id = ? AND id = ?", h.sessionId(), h.ref());
+        default -> one("SELECT content FROM tool_results WHERE session_id = ? AND tool_use_id = ?", h.sessionId(),
+            h.ref());
+      };
+      out.add(new SearchHit(h.sessionId(), title, h.kind(), h.ref(), Snippets.cut(body, words), h.rank()));
     }
     return out;
   }
 
-  /**
-   * Streams every message that carries usage (only the columns usage needs) to {@code sink}. The
-   * caller decides how responses are counted.
-   */
-  public void forEachUsageMessage(Consumer<MessageRecord> sink) {
-    try (PreparedStatement p = c.prepareStatement("SELECT session_id, uuid, ordinal, timestamp, model, response_id,"
-        + " input_tokens, output_tokens, cache_read_tokens, cache_creation_tokens FROM messages WHERE has_usage = 1")) {
+  private String one(String sql, String a, String b) {
+    return query(sql, List.of(a, b), rs -> rs.getString(1)).stream().findFirst().orElse(null);
+  }
+
+  /** A message that carries usage, with its session's provider: only what usage totals need. */
+  public record UsageSample(String sessionId, String source, String uuid, long ordinal, String timestamp,
+      String model, String responseId, TokenUsage usage) {}
+
+  /** Streams every message that carries usage to {@code sink}; the caller decides how responses are counted. */
+  public void forEachUsageMessage(Consumer<UsageSample> sink) {
+    try (PreparedStatement p = c.prepareStatement("SELECT m.session_id, s.source, m.uuid, m.ordinal, m.timestamp,"
+        + " m.model, m.response_id, m.input_tokens, m.output_tokens, m.cache_read_tokens, m.cache_creation_tokens"
+        + " FROM messages m JOIN sessions s ON s.id = m.session_id WHERE m.has_usage = 1")) {
       try (ResultSet rs = p.executeQuery()) {
         while (rs.next()) {
-          sink.accept(new MessageRecord(rs.getString(1), rs.getString(2), null, rs.getLong(3), rs.getString(4),
-              "assistant", null, "usage", false, Visibility.HIDDEN, rs.getString(5), false, null, rs.getString(6),
-              new TokenUsage(rs.getLong(7), rs.getLong(8), rs.getLong(9), rs.getLong(10))));
+          sink.accept(new UsageSample(rs.getString(1), rs.getString(2), rs.getString(3), rs.getLong(4),
+              rs.getString(5), rs.getString(6), rs.getString(7),
+              new TokenUsage(rs.getLong(8), rs.getLong(9), rs.getLong(10), rs.getLong(11))));
         }
       }
     } catch (SQLException e) {
