@@ -75,6 +75,22 @@ public final class CorpusGenerator {
     }
   }
 
+  /** Appends {@code turns} more turns (user, split assistant response, tool result, answer) to a Claude session. */
+  long appendClaudeTurns(Path file, String session, int turns) throws IOException {
+    Path tmp = Files.createTempDirectory("append");
+    try {
+      Path part = tmp.resolve("p");
+      long n = claudeSession(part, session, turns);
+      byte[] bytes = Files.readAllBytes(part.resolve(session + ".jsonl"));
+      Files.write(file, bytes, java.nio.file.StandardOpenOption.APPEND);
+      return n;
+    } finally {
+      try (var s = Files.walk(tmp)) {
+        s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      }
+    }
+  }
+
   private UUID uuid() {
     return new UUID(rnd.nextLong(), rnd.nextLong());
   }
