@@ -60,7 +60,7 @@ public final class TranscriptHistory implements AutoCloseable {
   }
 
   private String resolve(String id) {
-    if (store.sessionRows(id).isPresent()) {
+    if (store.hasSession(id)) {
       return id;
     }
     List<String> matches = store.sessionIdsStartingWith(id, 3);

@@ -108,7 +108,7 @@ public final class HistoryBench {
       out.put("detail_ms_max", p(detail, 100));
 
       // full-text queries: one or two words of middling frequency
-      String[] words = CorpusGenerator.queryWords(42, 400);
+      String[] words = CorpusGenerator.queryWords(42, 500);
       double[] fts = new double[200];
       long hits = 0;
       for (int i = -20; i < fts.length; i++) {

@@ -23,62 +23,80 @@ final class RowAdapter {
 
   static List<TranscriptRecord> toRecords(TableRows rows) {
     List<TranscriptRecord> out = new ArrayList<>();
-    for (Map<String, Object> r : rows.rows("sessions")) {
-      out.add(new SessionRecord(s(r, "id"), s(r, "source"), s(r, "title"), (int) l(r, "title_rank"),
-          s(r, "first_prompt"), s(r, "project"), s(r, "cwd"), s(r, "git_branch"), s(r, "version"),
-          s(r, "started_at"), s(r, "ended_at"), l(r, "message_count"), CountMode.valueOf(s(r, "count_mode")),
-          s(r, "source_file"), s(r, "parent_session_id")));
+    TableRows.Table t_sessions = rows.table("sessions");
+    Map<String, Integer> c_sessions = t_sessions.index();
+    for (Object[] r : t_sessions.rows()) {
+      out.add(new SessionRecord(s(r, c_sessions, "id"), s(r, c_sessions, "source"), s(r, c_sessions, "title"), (int) l(r, c_sessions, "title_rank"),
+          s(r, c_sessions, "first_prompt"), s(r, c_sessions, "project"), s(r, c_sessions, "cwd"), s(r, c_sessions, "git_branch"), s(r, c_sessions, "version"),
+          s(r, c_sessions, "started_at"), s(r, c_sessions, "ended_at"), l(r, c_sessions, "message_count"), CountMode.valueOf(s(r, c_sessions, "count_mode")),
+          s(r, c_sessions, "source_file"), s(r, c_sessions, "parent_session_id")));
     }
-    for (Map<String, Object> r : rows.rows("messages")) {
-      TokenUsage usage = l(r, "has_usage") == 0 ? null : new TokenUsage(l(r, "input_tokens"), l(r, "output_tokens"),
-          l(r, "cache_read_tokens"), l(r, "cache_creation_tokens"));
-      out.add(new MessageRecord(s(r, "session_id"), s(r, "uuid"), s(r, "parent_uuid"), l(r, "ordinal"),
-          s(r, "timestamp"), s(r, "role"), s(r, "text"), s(r, "content_type"), l(r, "is_meta") != 0,
-          Visibility.valueOf(s(r, "visibility")), s(r, "model"), l(r, "is_sidechain") != 0, s(r, "agent_id"),
-          s(r, "response_id"), usage));
+    TableRows.Table t_messages = rows.table("messages");
+    Map<String, Integer> c_messages = t_messages.index();
+    for (Object[] r : t_messages.rows()) {
+      TokenUsage usage = l(r, c_messages, "has_usage") == 0 ? null : new TokenUsage(l(r, c_messages, "input_tokens"), l(r, c_messages, "output_tokens"),
+          l(r, c_messages, "cache_read_tokens"), l(r, c_messages, "cache_creation_tokens"));
+      out.add(new MessageRecord(s(r, c_messages, "session_id"), s(r, c_messages, "uuid"), s(r, c_messages, "parent_uuid"), l(r, c_messages, "ordinal"),
+          s(r, c_messages, "timestamp"), s(r, c_messages, "role"), s(r, c_messages, "text"), s(r, c_messages, "content_type"), l(r, c_messages, "is_meta") != 0,
+          Visibility.valueOf(s(r, c_messages, "visibility")), s(r, c_messages, "model"), l(r, c_messages, "is_sidechain") != 0, s(r, c_messages, "agent_id"),
+          s(r, c_messages, "response_id"), usage));
     }
-    for (Map<String, Object> r : rows.rows("tool_calls")) {
-      out.add(new ToolCallRecord(s(r, "session_id"), s(r, "id"), s(r, "message_uuid"), l(r, "ordinal"),
-          s(r, "timestamp"), s(r, "name"), s(r, "presentation"), s(r, "input_json"), s(r, "file_path")));
+    TableRows.Table t_tool_calls = rows.table("tool_calls");
+    Map<String, Integer> c_tool_calls = t_tool_calls.index();
+    for (Object[] r : t_tool_calls.rows()) {
+      out.add(new ToolCallRecord(s(r, c_tool_calls, "session_id"), s(r, c_tool_calls, "id"), s(r, c_tool_calls, "message_uuid"), l(r, c_tool_calls, "ordinal"),
+          s(r, c_tool_calls, "timestamp"), s(r, c_tool_calls, "name"), s(r, c_tool_calls, "presentation"), s(r, c_tool_calls, "input_json"), s(r, c_tool_calls, "file_path")));
     }
-    for (Map<String, Object> r : rows.rows("tool_results")) {
-      out.add(new ToolResultRecord(s(r, "session_id"), s(r, "tool_use_id"), l(r, "ordinal"), s(r, "timestamp"),
-          s(r, "content"), l(r, "is_error") != 0));
+    TableRows.Table t_tool_results = rows.table("tool_results");
+    Map<String, Integer> c_tool_results = t_tool_results.index();
+    for (Object[] r : t_tool_results.rows()) {
+      out.add(new ToolResultRecord(s(r, c_tool_results, "session_id"), s(r, c_tool_results, "tool_use_id"), l(r, c_tool_results, "ordinal"), s(r, c_tool_results, "timestamp"),
+          s(r, c_tool_results, "content"), l(r, c_tool_results, "is_error") != 0));
     }
-    for (Map<String, Object> r : rows.rows("summaries")) {
-      out.add(new SummaryRecord(s(r, "session_id"), s(r, "id"), l(r, "ordinal"), s(r, "text"), s(r, "leaf_uuid")));
+    TableRows.Table t_summaries = rows.table("summaries");
+    Map<String, Integer> c_summaries = t_summaries.index();
+    for (Object[] r : t_summaries.rows()) {
+      out.add(new SummaryRecord(s(r, c_summaries, "session_id"), s(r, c_summaries, "id"), l(r, c_summaries, "ordinal"), s(r, c_summaries, "text"), s(r, c_summaries, "leaf_uuid")));
     }
-    for (Map<String, Object> r : rows.rows("subagents")) {
-      out.add(new SubagentRecord(s(r, "session_id"), s(r, "agent_id"), s(r, "parent_tool_call_id"), s(r, "type"),
-          s(r, "description"), n(r, "duration_ms"), n(r, "total_tokens"), s(r, "agent_session_id")));
+    TableRows.Table t_subagents = rows.table("subagents");
+    Map<String, Integer> c_subagents = t_subagents.index();
+    for (Object[] r : t_subagents.rows()) {
+      out.add(new SubagentRecord(s(r, c_subagents, "session_id"), s(r, c_subagents, "agent_id"), s(r, c_subagents, "parent_tool_call_id"), s(r, c_subagents, "type"),
+          s(r, c_subagents, "description"), n(r, c_subagents, "duration_ms"), n(r, c_subagents, "total_tokens"), s(r, c_subagents, "agent_session_id")));
     }
-    for (Map<String, Object> r : rows.rows("workflows")) {
-      out.add(new WorkflowRecord(s(r, "session_id"), s(r, "run_id"), s(r, "parent_tool_call_id"), s(r, "task_id"),
-          s(r, "status"), n(r, "duration_ms"), n(r, "total_tokens")));
+    TableRows.Table t_workflows = rows.table("workflows");
+    Map<String, Integer> c_workflows = t_workflows.index();
+    for (Object[] r : t_workflows.rows()) {
+      out.add(new WorkflowRecord(s(r, c_workflows, "session_id"), s(r, c_workflows, "run_id"), s(r, c_workflows, "parent_tool_call_id"), s(r, c_workflows, "task_id"),
+          s(r, c_workflows, "status"), n(r, c_workflows, "duration_ms"), n(r, c_workflows, "total_tokens")));
     }
-    for (Map<String, Object> r : rows.rows("workflow_agents")) {
-      out.add(new WorkflowAgentRecord(s(r, "session_id"), s(r, "run_id"), s(r, "agent_id"), s(r, "type"),
-          s(r, "description"), s(r, "status"), n(r, "duration_ms"), n(r, "total_tokens")));
+    TableRows.Table t_workflow_agents = rows.table("workflow_agents");
+    Map<String, Integer> c_workflow_agents = t_workflow_agents.index();
+    for (Object[] r : t_workflow_agents.rows()) {
+      out.add(new WorkflowAgentRecord(s(r, c_workflow_agents, "session_id"), s(r, c_workflow_agents, "run_id"), s(r, c_workflow_agents, "agent_id"), s(r, c_workflow_agents, "type"),
+          s(r, c_workflow_agents, "description"), s(r, c_workflow_agents, "status"), n(r, c_workflow_agents, "duration_ms"), n(r, c_workflow_agents, "total_tokens")));
     }
-    for (Map<String, Object> r : rows.rows("turn_durations")) {
-      out.add(new TurnDurationRecord(s(r, "session_id"), s(r, "uuid"), l(r, "ordinal"), s(r, "timestamp"),
-          l(r, "duration_ms")));
+    TableRows.Table t_turn_durations = rows.table("turn_durations");
+    Map<String, Integer> c_turn_durations = t_turn_durations.index();
+    for (Object[] r : t_turn_durations.rows()) {
+      out.add(new TurnDurationRecord(s(r, c_turn_durations, "session_id"), s(r, c_turn_durations, "uuid"), l(r, c_turn_durations, "ordinal"), s(r, c_turn_durations, "timestamp"),
+          l(r, c_turn_durations, "duration_ms")));
     }
     return out;
   }
 
-  private static String s(Map<String, Object> r, String c) {
-    Object v = r.get(c);
+  private static String s(Object[] r, Map<String, Integer> cols, String c) {
+    Object v = r[cols.get(c)];
     return v == null ? null : v.toString();
   }
 
-  private static long l(Map<String, Object> r, String c) {
-    Object v = r.get(c);
+  private static long l(Object[] r, Map<String, Integer> cols, String c) {
+    Object v = r[cols.get(c)];
     return v == null ? 0 : ((Number) v).longValue();
   }
 
-  private static Long n(Map<String, Object> r, String c) {
-    Object v = r.get(c);
+  private static Long n(Object[] r, Map<String, Integer> cols, String c) {
+    Object v = r[cols.get(c)];
     return v == null ? null : ((Number) v).longValue();
   }
 }

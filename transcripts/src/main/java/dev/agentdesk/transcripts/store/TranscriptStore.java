@@ -183,9 +183,9 @@ public final class TranscriptStore implements AutoCloseable {
 
   /** Every stored row of the session, table by table, for the assembler's row adapter. */
   public Optional<TableRows> sessionRows(String sessionId) {
-    Map<String, List<Map<String, Object>>> tables = new LinkedHashMap<>();
-    List<Map<String, Object>> session = rows("SELECT * FROM sessions WHERE id = ?", sessionId);
-    if (session.isEmpty()) {
+    Map<String, TableRows.Table> tables = new LinkedHashMap<>();
+    TableRows.Table session = rows("SELECT * FROM sessions WHERE id = ?", sessionId);
+    if (session.rows().isEmpty()) {
       return Optional.empty();
     }
     tables.put("sessions", session);
@@ -193,6 +193,11 @@ public final class TranscriptStore implements AutoCloseable {
       tables.put(table, rows("SELECT * FROM " + table + " WHERE session_id = ?", sessionId));
     }
     return Optional.of(new TableRows(tables));
+  }
+
+  /** Whether the session {@code id} is stored. */
+  public boolean hasSession(String id) {
+    return !query("SELECT 1 FROM sessions WHERE id = ?", List.of(id), rs -> 1).isEmpty();
   }
 
   /** Session ids that start with {@code prefix} (for short ids typed by a person). */
@@ -331,22 +336,27 @@ public final class TranscriptStore implements AutoCloseable {
     }
   }
 
-  private List<Map<String, Object>> rows(String sql, String arg) {
+  private TableRows.Table rows(String sql, String arg) {
     try (PreparedStatement p = c.prepareStatement(sql)) {
       p.setString(1, arg);
-      List<Map<String, Object>> out = new ArrayList<>();
+      List<Object[]> out = new ArrayList<>();
+      List<String> columns = new ArrayList<>();
       try (ResultSet rs = p.executeQuery()) {
         ResultSetMetaData md = rs.getMetaData();
+        int n = md.getColumnCount();
+        for (int i = 1; i <= n; i++) {
+          columns.add(md.getColumnLabel(i).toLowerCase(Locale.ROOT));
+        }
         while (rs.next()) {
-          Map<String, Object> row = new LinkedHashMap<>();
-          for (int i = 1; i <= md.getColumnCount(); i++) {
+          Object[] row = new Object[n];
+          for (int i = 1; i <= n; i++) {
             Object v = rs.getObject(i);
-            row.put(md.getColumnLabel(i).toLowerCase(Locale.ROOT), v instanceof Integer n ? (Object) n.longValue() : v);
+            row[i - 1] = v instanceof Integer x ? (Object) x.longValue() : v;
           }
           out.add(row);
         }
       }
-      return out;
+      return new TableRows.Table(columns, out);
     } catch (SQLException e) {
       throw new TranscriptException(Reason.STORE_FAILURE, "database query failed: " + e.getMessage(), e);
     }
