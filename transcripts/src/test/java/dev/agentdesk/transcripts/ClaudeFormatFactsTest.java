@@ -158,6 +158,8 @@ class ClaudeFormatFactsTest {
     SessionDetail sub = Transcripts.parse(Provider.CLAUDE, Fixtures.claudeSubagent()).detail();
     assertThat(sub.session().id()).isEqualTo("agent-b7e1");
     assertThat(sub.session().parentSessionId()).isEqualTo("5f0c1a2e-0000-4000-8000-000000000001");
+    // agent-b7e1.meta.json beside the transcript names the agent type
+    assertThat(sub.session().agentType()).isEqualTo("test-writer");
   }
 
   @Test

@@ -56,6 +56,12 @@ final class Invariants {
       Files.createDirectories(copy.getParent());
       Files.deleteIfExists(copy);
       Files.createFile(copy);
+      // companion files (a subagent's .meta.json) travel with the transcript
+      String stem = file.getFileName().toString().replaceAll("\\.jsonl$", "");
+      Path meta = file.resolveSibling(stem + ".meta.json");
+      if (Files.exists(meta)) {
+        Files.copy(meta, copy.resolveSibling(stem + ".meta.json"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      }
       try (TranscriptHistory h = TranscriptHistory.open(dir.resolve("pieces.db"))) {
         for (int i = 1; i <= pieces; i++) {
           int from = (int) ((long) all.length * (i - 1) / pieces);

@@ -89,7 +89,46 @@ public final class ClaudeCodeAdapter implements ProviderAdapter {
     }
     records.add(parser.session.toRecord(unit, out.fromStart()));
     records.addAll(parser.records);
+    subagentMeta(unit, problems).ifPresent(records::add);
     return new ParseResult(records, out.next(), problems, parser.ignored, out.bytesRead(), out.atEnd());
+  }
+
+  /**
+   * A subagent transcript's {@code agent-<id>.meta.json} (agent type, description) as a subagent
+   * record of the subagent's own session. Read on every pass: the file is small and rewritten whole.
+   */
+  private static Optional<TranscriptRecord> subagentMeta(SourceUnit unit, List<LineProblem> problems) {
+    if (unit.agentId() == null) {
+      return Optional.empty();
+    }
+    String name = unit.file().getFileName().toString();
+    Path meta = unit.file().resolveSibling(name.substring(0, name.length() - ".jsonl".length()) + ".meta.json");
+    if (!java.nio.file.Files.isRegularFile(meta)) {
+      return Optional.empty();
+    }
+    try {
+      JsonNode m = JsonlScan.MAPPER.readTree(meta.toFile());
+      if (m == null || !m.isObject()) {
+        problems.add(new LineProblem(meta.toString(), 1, "not a JSON object"));
+        return Optional.empty();
+      }
+      return Optional.of(new SubagentRecord(unit.sessionId(), unit.agentId(), null,
+          firstNonNullText(m, "agentType", "subagent_type"), Json.str(m, "description"),
+          Json.lngOrNull(m, "totalDurationMs"), Json.lngOrNull(m, "totalTokens"), unit.sessionId()));
+    } catch (java.io.IOException e) {
+      problems.add(new LineProblem(meta.toString(), 1, "invalid JSON: " + e.getMessage().lines().findFirst()
+          .orElse("unreadable")));
+      return Optional.empty();
+    }
+  }
+
+  private static String firstNonNullText(JsonNode n, String... fields) {
+    for (String f : fields) {
+      if (Json.str(n, f) != null) {
+        return Json.str(n, f);
+      }
+    }
+    return null;
   }
 
   /** Per-read state: the records of this read plus the small carry-over kept in the cursor. */

@@ -47,6 +47,7 @@ public final class DetailJson {
     str(g, "ended_at", h.endedAt());
     g.writeNumberField("message_count", h.messageCount());
     str(g, "parent_session_id", h.parentSessionId());
+    str(g, "agent_type", h.agentType());
     usage(g, h.usage());
     g.writeEndObject();
   }

@@ -14,5 +14,6 @@ public record SessionDetail(Header session, List<DetailEntry> entries) {
 
   /** Session header. {@code usage} counts every response once. */
   public record Header(String id, String source, String title, String project, String cwd, String gitBranch,
-      String version, String startedAt, String endedAt, long messageCount, String parentSessionId, TokenUsage usage) {}
+      String version, String startedAt, String endedAt, long messageCount, String parentSessionId, String agentType,
+      TokenUsage usage) {}
 }

@@ -137,9 +137,12 @@ public final class SessionDetailAssembler {
 
     SessionDetail detail() {
       TokenUsage usage = usageOnce(messages.values());
+      // A subagent record that names this very session describes the session itself.
+      String agentType = subagents.values().stream().filter(s -> session.id().equals(s.agentSessionId()))
+          .map(SubagentRecord::type).filter(java.util.Objects::nonNull).findFirst().orElse(null);
       SessionDetail.Header header = new SessionDetail.Header(session.id(), session.source(), session.displayTitle(),
           session.project(), session.cwd(), session.gitBranch(), session.version(), session.startedAt(),
-          session.endedAt(), session.messageCount(), session.parentSessionId(), usage);
+          session.endedAt(), session.messageCount(), session.parentSessionId(), agentType, usage);
 
       Map<String, SubagentRecord> subagentByCall = new HashMap<>();
       for (SubagentRecord s : subagents.values()) {
