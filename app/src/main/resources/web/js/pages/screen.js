@@ -63,7 +63,7 @@ export class Screen {
     // Split the span under the cursor so exactly one cell is highlighted.
     const row = this.rows[c.row];
     let col = 0;
-    for (const s of Array.from(row.childNodes)) {
+    for (const s of Array.from(row.children)) {
       const text = s.textContent;
       const len = [...text].length;
       if (c.col < col + len) {
@@ -77,8 +77,9 @@ export class Screen {
       }
       col += len;
     }
-    row.append(h('span.cursor', ' '.repeat(Math.max(1, c.col - col + 1)).slice(-1)));
-    if (c.col > col) row.lastChild.before(' '.repeat(c.col - col));
+    // Past the end of the row's text: pad with a span (not a text node, which has no classList).
+    if (c.col > col) row.append(h('span', ' '.repeat(c.col - col)));
+    row.append(h('span.cursor', ' '));
   }
 }
 

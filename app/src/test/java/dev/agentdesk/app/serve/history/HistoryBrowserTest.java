@@ -39,7 +39,20 @@ class HistoryBrowserTest {
       assertThat(b.driver.findElements(By.cssSelector("#entries details.tool"))).isNotEmpty();
       b.screenshot("session-detail");
 
+      // Recent work (the corpus is older than the default 30 days): two sessions of today and yesterday.
+      java.time.Instant now = java.time.Instant.now();
+      java.nio.file.Path live = java.nio.file.Files.createDirectories(dir.resolve("claude").resolve("-tmp-recent"));
+      for (int d = 0; d < 2; d++) {
+        String session = "recent-" + d;
+        String at = now.minus(java.time.Duration.ofDays(d)).toString();
+        java.nio.file.Files.writeString(live.resolve(session + ".jsonl"),
+            HistoryFixtures.userLine(session, session + "-u", null, "recent work " + d, at)
+            + HistoryFixtures.assistantLine(session, session + "-a", session + "-u", d == 0 ? "claude-opus-5" : "claude-sonnet-5",
+                "done " + d, at, 1200 + 500 * d, 300 + 200 * d));
+      }
+      HistoryApiTest.awaitTrue(() -> s.get("/api/history/usage?by=day&days=2").json().get("rows").size() == 2, 20);
       b.open(s.base + "/#/usage");
+      b.await(By.cssSelector("#usage-day-chart rect"));
       b.await(By.id("usage-model-chart"));
       b.screenshot("usage");
     }

@@ -37,6 +37,18 @@ public final class HistoryFixtures {
     }
   }
 
+  /** One Claude Code assistant line with token usage, in the on-disk format. */
+  public static String assistantLine(String session, String uuid, String parent, String model, String text,
+      String timestamp, int input, int output) {
+    return "{\"parentUuid\":\"" + parent + "\",\"isSidechain\":false,\"userType\":\"external\",\"cwd\":\"/tmp/live\","
+        + "\"sessionId\":\"" + session + "\",\"version\":\"2.1.80\",\"gitBranch\":\"main\",\"type\":\"assistant\","
+        + "\"requestId\":\"req_" + uuid + "\",\"message\":{\"id\":\"msg_" + uuid + "\",\"type\":\"message\",\"role\":\"assistant\","
+        + "\"model\":\"" + model + "\",\"content\":[{\"type\":\"text\",\"text\":\"" + text + "\"}],"
+        + "\"usage\":{\"input_tokens\":" + input + ",\"output_tokens\":" + output
+        + ",\"cache_read_input_tokens\":0,\"cache_creation_input_tokens\":0}},\"uuid\":\"" + uuid
+        + "\",\"timestamp\":\"" + timestamp + "\"}\n";
+  }
+
   /** One Claude Code user line in the on-disk format. */
   public static String userLine(String session, String uuid, String parent, String text, String timestamp) {
     return "{\"parentUuid\":" + (parent == null ? "null" : "\"" + parent + "\"")
