@@ -423,12 +423,27 @@ public final class AciClient implements AutoCloseable {
     return acked(Action.builder(Verb.STOP_SCREENCAST).build());
   }
 
-  /** A buffered exec ({@code stream} must not be set); a nonzero exit is a result, not an error. */
+  /** The reference runtime's exec deadline when the action names none. */
+  static final Duration RUNTIME_DEFAULT_EXEC_TIMEOUT = Duration.ofSeconds(60);
+
+  /**
+   * How long to wait for a buffered exec's result: the command's own deadline (or the runtime's
+   * default) on top of the call timeout, so a long command is not cut short by the client.
+   */
+  public Duration execReplyTimeout(Action execAction) {
+    Long ms = execAction.timeoutMs();
+    return timeout.plus(ms == null ? RUNTIME_DEFAULT_EXEC_TIMEOUT : Duration.ofMillis(ms));
+  }
+
+  /**
+   * A buffered exec ({@code stream} must not be set); a nonzero exit is a result, not an error.
+   * The reply is awaited for {@link #execReplyTimeout}.
+   */
   public ExecResult exec(Action execAction) {
     if (execAction.verb() != Verb.EXEC) {
       throw new IllegalArgumentException("not an exec action: " + execAction.verb().wire());
     }
-    Result r = ((ActionReply.Returned) act(execAction)).result();
+    Result r = ((ActionReply.Returned) withTimeout(execReplyTimeout(execAction)).act(execAction)).result();
     try {
       return WireCodec.decodeAs(ExecResult.class, r.value() == null ? com.fasterxml.jackson.databind.node.NullNode
           .getInstance() : r.value());

@@ -280,6 +280,15 @@ class AciClientTest {
     assertThat(c.exec(List.of("printf", "%s", "a b")).stdout()).isEqualTo("a b");
   }
 
+  @Test
+  void aBufferedExecIsAwaitedForItsOwnDeadlineOnTopOfTheCallTimeout() {
+    AciClient c = connect(runtime(TestRuntime.fullCapabilities()), OPTIONS).withTimeout(Duration.ofMillis(300));
+    Action slow = Action.builder(Verb.EXEC).argv(List.of("sleep", "0.8")).timeoutMs(5000L).build();
+    assertThat(c.execReplyTimeout(slow)).isEqualTo(Duration.ofMillis(5300));
+    assertThat(c.exec(slow).exitCode()).isZero();
+    assertThat(c.execReplyTimeout(Action.exec(List.of("true")))).isEqualTo(Duration.ofMillis(60_300));
+  }
+
   @ParameterizedTest(name = "binary frames: {0}")
   @ValueSource(booleans = {false, true})
   void streamedExecYieldsChunksThenTheExit(boolean binary) {

@@ -346,7 +346,7 @@ public final class AciCommands {
       if (!stream) {
         ExecResult r;
         if (json()) {
-          ActionReply.Returned reply = (ActionReply.Returned) c.act(a);
+          ActionReply.Returned reply = (ActionReply.Returned) c.withTimeout(c.execReplyTimeout(a)).act(a);
           wire(reply.result());
           r = WireCodec.decodeAs(ExecResult.class, reply.result().value());
         } else {
@@ -356,8 +356,8 @@ public final class AciCommands {
         }
         return exitStatus(r.exitCode(), r.signal(), r.timedOut(), null);
       }
-      // The deadline of the stream is the command's own; each wait is bounded by the call timeout.
-      Duration wait = timeoutMs == null ? c.timeout() : c.timeout().plusMillis(timeoutMs);
+      // A quiet command may send nothing until its deadline: each wait covers that deadline too.
+      Duration wait = c.execReplyTimeout(a);
       ExecStream s = c.withTimeout(wait).execStream(a);
       Utf8Sink stdout = new Utf8Sink(out());
       Utf8Sink stderr = new Utf8Sink(err());
