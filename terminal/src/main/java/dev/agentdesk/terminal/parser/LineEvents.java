@@ -68,8 +68,12 @@ final class LineEvents {
     }
   }
 
-  /** Rules for chat content rows; {@code fencedRow} marks a row inside a Markdown code fence. */
-  void contentRow(String text, boolean fencedRow, long now, List<ParsedEvent> out) {
+  /**
+   * Rules for chat content rows; {@code fencedRow} marks a row inside a Markdown code fence.
+   *
+   * @return true when the row is a status line
+   */
+  boolean contentRow(String text, boolean fencedRow, long now, List<ParsedEvent> out) {
     int keywords = fencedRow ? 0 : Prefilter.scan(text);
     boolean rateCandidate = (keywords & Prefilter.RATE) != 0;
     boolean errorCandidate = (keywords & Prefilter.ERROR) != 0;
@@ -86,9 +90,11 @@ final class LineEvents {
         out.add(e);
       }
     }
+    boolean status = false;
     if (StatusLineRules.mayMatch(text)) {
       ParsedEvent.StatusLine s = StatusLineRules.match(text);
       if (s != null) {
+        status = true;
         lastStatusAt = now;
         if (!s.fullLine().equals(lastStatus)) {
           out.add(s);
@@ -117,6 +123,12 @@ final class LineEvents {
       out.add(conflict);
       lastConflictAt = now;
     }
+    return status;
+  }
+
+  /** A status line was seen again (its text unchanged, e.g. after scrolling). */
+  void statusSeen(long now) {
+    lastStatusAt = now;
   }
 
   private boolean remember(String key) {

@@ -4,7 +4,9 @@ import dev.agentdesk.terminal.osc.OscNotification;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
@@ -39,6 +41,8 @@ public final class OutputParser {
   public static final long SHELL_IDLE_MS = 2_000;
   /** Rows above a changed row that may hold the head of a wrapped {@code suggest:} token. */
   private static final int SUGGEST_LOOKBACK = SuggestDetector.MAX_TRANSITIONS;
+  /** How many recently read content lines are remembered to skip re-reading them after a scroll. */
+  private static final int PARSED_LINES_KEPT = 512;
   /** Quiet time after which a line the cursor still sits on is read anyway. */
   static final long LINE_SETTLE_MS = 250;
 
@@ -46,6 +50,15 @@ public final class OutputParser {
   private final MonotonicClock clock;
   /** The single-line rules and their de-duplication state. */
   private final LineEvents lines;
+  /** Content lines read this turn (bounded, oldest dropped) and whether each was a status line. */
+  private final Map<String, Boolean> parsedLines = new LinkedHashMap<>(64, 0.75f, false) {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+      return size() > PARSED_LINES_KEPT;
+    }
+  };
 
   private long turnEpoch;
   private ParsedEvent.Suggest lastSuggest;
@@ -207,10 +220,22 @@ public final class OutputParser {
       if (text.isBlank()) {
         return;
       }
-      lines.anyRow(text, out);
-      // The code/diff guards cost a handful of regexes: only rows that could fire a guarded rule pay.
       boolean fencedRow = start < fenced.length && fenced[start];
-      lines.contentRow(text, fencedRow, now, out);
+      Boolean wasStatus = parsedLines.get(text);
+      if (wasStatus != null && !fencedRow) {
+        // Scrolling moves every row, so the engine reports them all as changed; a line already read
+        // this turn has nothing new to say (its events were emitted or de-duplicated the first time).
+        if (wasStatus) {
+          lines.statusSeen(now);
+        }
+        return;
+      }
+      lines.anyRow(text, out);
+      boolean status = lines.contentRow(text, fencedRow, now, out);
+      if (!text.contains("ession ID")) {
+        // Session-id failures repeat by design and are rate-limited by time, not by text.
+        parsedLines.put(text, status);
+      }
       if (!fencedRow && now - resizeAt >= RESIZE_GRACE_MS && text.indexOf('?') >= 0) {
         String q = QuestionLines.candidate(text);
         if (q != null && !(now - lastInputAt < ECHO_WINDOW_MS && lastTyped.contains(q))) {
@@ -232,8 +257,13 @@ public final class OutputParser {
       suggest(screen, changed, end, out);
     }
     if (!changed.isEmpty() || choicePending) {
-      choice(screen, false, out);
-      picker(screen, out);
+      // A menu can only appear through a changed option row, and only vanish if one was showing.
+      if (currentChoice != null || choicePending || anyChanged(changed, ChoicePromptDetector::looksLikeOption)) {
+        choice(screen, false, out);
+      }
+      if (anyChanged(changed, PickerPrompts::mayBeFooter)) {
+        picker(screen, out);
+      }
       if (slashMode) {
         ParsedEvent.SlashMenu m = SlashMenuDetector.detect(screen);
         if (m != null && !m.equals(lastSlash)) {
@@ -280,16 +310,26 @@ public final class OutputParser {
     currentChoice = p;
   }
 
-  private void suggest(ScreenView screen, List<RowChange> changed, int end, List<ParsedEvent> out) {
-    Set<Integer> heads = new HashSet<>();
+  private static boolean anyChanged(List<RowChange> changed, java.util.function.Predicate<String> test) {
     for (RowChange c : changed) {
-      for (int r = Math.max(0, c.row() - SUGGEST_LOOKBACK); r <= c.row() && r < end; r++) {
-        if (SuggestDetector.mayStart(screen.row(r))) {
-          heads.add(r);
-        }
+      if (test.test(c.text())) {
+        return true;
       }
     }
-    for (int r : heads.stream().sorted().toList()) {
+    return false;
+  }
+
+  private void suggest(ScreenView screen, List<RowChange> changed, int end, List<ParsedEvent> out) {
+    boolean[] look = new boolean[Math.max(0, end)];
+    for (RowChange c : changed) {
+      for (int r = Math.max(0, c.row() - SUGGEST_LOOKBACK); r <= c.row() && r < end; r++) {
+        look[r] = true;
+      }
+    }
+    for (int r = 0; r < look.length; r++) {
+      if (!look[r] || !SuggestDetector.mayStart(screen.row(r))) {
+        continue;
+      }
       ParsedEvent.Suggest s = SuggestDetector.detectAt(screen, r, end);
       if (s == null && r <= screen.cursorRow() && screen.cursorRow() <= r + SuggestDetector.MAX_TRANSITIONS) {
         // The cursor may be in the middle of writing it: look again once the cursor moves on.
@@ -355,6 +395,7 @@ public final class OutputParser {
   private void endTurn(List<ParsedEvent> out) {
     turnEpoch++;
     lines.newTurn();
+    parsedLines.clear();
     inputLine.setLength(0);
     candidate = null;
     questionEmittedThisTurn = false;

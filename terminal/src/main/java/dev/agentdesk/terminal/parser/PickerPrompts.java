@@ -15,6 +15,12 @@ final class PickerPrompts {
 
   private PickerPrompts() {}
 
+  /** Cheap test before the footer regex: every footer tells what a key does "to" do. */
+  static boolean mayBeFooter(String row) {
+    return row.contains(" to select") || row.contains(" to navigate") || row.contains(" to confirm")
+        || row.contains(" to choose") || row.contains(" to submit") || row.contains(" to continue");
+  }
+
   /** The picker's prompt text, or null when no picker footer is among the last non-blank rows. */
   static String prompt(ScreenView screen) {
     int n = screen.rowCount();

@@ -11,10 +11,6 @@ final class Prefilter {
   /** Bit set by {@link #scan} when an API-error keyword is present. */
   static final int ERROR = 2;
 
-  private static final String[] RATE_WORDS = {"limit", "429", "quota", "exhausted", "too many", "retry-after", "rate_limit"};
-  private static final String[] ERROR_WORDS = {"error", "api key", "oauth", "/login", "failed", "status", "disconnected",
-      "credit", "base_resp"};
-
   private Prefilter() {}
 
   /** {@link #RATE} and/or {@link #ERROR}, case-insensitively. */
@@ -23,23 +19,33 @@ final class Prefilter {
     int n = row.length();
     for (int i = 0; i < n && bits != (RATE | ERROR); i++) {
       char c = row.charAt(i);
-      char lc = c >= 'A' && c <= 'Z' ? (char) (c + 32) : c;
-      if ((bits & RATE) == 0 && startsAny(row, i, lc, RATE_WORDS)) {
-        bits |= RATE;
-      }
-      if ((bits & ERROR) == 0 && startsAny(row, i, lc, ERROR_WORDS)) {
-        bits |= ERROR;
+      // Only characters that start a keyword need a closer look; most characters fall through.
+      switch (c | 0x20) {
+        case 'l' -> bits |= at(row, i, "limit") ? RATE : 0;
+        case 'q' -> bits |= at(row, i, "quota") ? RATE : 0;
+        case 't' -> bits |= at(row, i, "too many") ? RATE : 0;
+        case 'r' -> bits |= at(row, i, "retry-after") || at(row, i, "rate_limit") ? RATE : 0;
+        case 'e' -> bits |= (at(row, i, "exhausted") ? RATE : 0) | (at(row, i, "error") ? ERROR : 0);
+        case 'a' -> bits |= at(row, i, "api key") ? ERROR : 0;
+        case 'o' -> bits |= at(row, i, "oauth") ? ERROR : 0;
+        case 'f' -> bits |= at(row, i, "failed") ? ERROR : 0;
+        case 's' -> bits |= at(row, i, "status") ? ERROR : 0;
+        case 'd' -> bits |= at(row, i, "disconnected") ? ERROR : 0;
+        case 'c' -> bits |= at(row, i, "credit") ? ERROR : 0;
+        case 'b' -> bits |= at(row, i, "base_resp") ? ERROR : 0;
+        default -> {
+          if (c == '4' && at(row, i, "429")) {
+            bits |= RATE;
+          } else if (c == '/' && at(row, i, "/login")) {
+            bits |= ERROR;
+          }
+        }
       }
     }
     return bits;
   }
 
-  private static boolean startsAny(String row, int at, char first, String[] words) {
-    for (String w : words) {
-      if (w.charAt(0) == first && row.regionMatches(true, at, w, 0, w.length())) {
-        return true;
-      }
-    }
-    return false;
+  private static boolean at(String row, int i, String word) {
+    return row.regionMatches(true, i, word, 0, word.length());
   }
 }
