@@ -7,6 +7,7 @@ import dev.agentdesk.aci.WireException;
 import dev.agentdesk.aci.runtime.AciRuntimeException;
 import dev.agentdesk.aci.runtime.desktop.Rect;
 import dev.agentdesk.aci.runtime.image.RgbImage;
+import dev.agentdesk.aci.runtime.screencast.Screencasts;
 import dev.agentdesk.aci.wire.AciMessage;
 import dev.agentdesk.aci.wire.Ack;
 import dev.agentdesk.aci.wire.Action;
@@ -48,6 +49,7 @@ public final class Session {
   private final Screenshots screenshots;
   private final ExecActions execs;
   private final StructuredActions structured;
+  private final Screencasts screencasts;
   private final ExecutorService worker;
   private final ScheduledFuture<?> handshakeTimer;
   private final ScheduledFuture<?> lifetimeTimer;
@@ -61,6 +63,8 @@ public final class Session {
     this.structured = host.structured == null ? null : new StructuredActions(host.structured);
     this.desktop = new DesktopActions(host.desktop, structured == null ? null : structured::centre);
     this.screenshots = new Screenshots(host.desktop);
+    this.screencasts = new Screencasts((scope, edge) -> screenshots.capture(scope, edge).image(), out::send,
+        SessionLimits.MAX_LONG_EDGE);
     this.execs = new ExecActions(host.exec, out, host.pool);
     this.worker = Executors.newSingleThreadExecutor(SessionHost.daemon("aci-session"));
     this.handshakeTimer = host.timers.schedule(() -> expire("handshake timeout"),
@@ -226,6 +230,7 @@ public final class Session {
       return;
     }
     if (a.isObject()) {
+      Screencasts.clampFps(a);
       String reference = RequestChecks.referenceError(a);
       if (reference != null) {
         out.send(Ack.nack(callId, reference));
@@ -265,9 +270,22 @@ public final class Session {
         host.timers.schedule(() -> out.send(Ack.ok(callId)), ms, TimeUnit.MILLISECONDS);
       }
       case EXEC -> execs.start(callId, a, host.desktop.name());
+      case START_SCREENCAST -> startScreencast(callId, a);
+      case STOP_SCREENCAST -> {
+        screencasts.stopAll();
+        out.send(Ack.ok(callId));
+      }
       case SCREENSHOT -> submit(callId, () -> screenshots.answer(callId, a));
       case OBSERVE, INVOKE_ACTION, SET_VALUE -> submit(callId, () -> structured.run(callId, a));
       default -> submit(callId, () -> desktop.run(callId, a));
+    }
+  }
+
+  private void startScreencast(String callId, Action a) {
+    try {
+      screencasts.start(callId, a, () -> out.send(Ack.ok(callId)));
+    } catch (AciRuntimeException e) {
+      out.send(Ack.nack(callId, e.getMessage()));
     }
   }
 
@@ -340,6 +358,7 @@ public final class Session {
       idle.cancel(false);
     }
     execs.close();
+    screencasts.close();
     worker.shutdownNow();
     if (structured != null) {
       structured.close();

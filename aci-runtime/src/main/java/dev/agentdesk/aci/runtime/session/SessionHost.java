@@ -32,7 +32,7 @@ public final class SessionHost implements AutoCloseable {
   /** Verbs this build implements on X11; exec joins them only when the operator allows it. */
   private static final Set<Verb> DESKTOP_VERBS = EnumSet.of(Verb.CLICK, Verb.DOUBLE_CLICK, Verb.RIGHT_CLICK,
       Verb.MOVE, Verb.DRAG, Verb.MOUSE_DOWN, Verb.MOUSE_UP, Verb.SCROLL, Verb.TYPE_TEXT, Verb.KEY,
-      Verb.SCREENSHOT, Verb.WAIT, Verb.CLIPBOARD_GET, Verb.CLIPBOARD_SET, Verb.LAUNCH_APP, Verb.ACTIVATE_WINDOW);
+      Verb.SCREENSHOT, Verb.START_SCREENCAST, Verb.STOP_SCREENCAST, Verb.WAIT, Verb.CLIPBOARD_GET, Verb.CLIPBOARD_SET, Verb.LAUNCH_APP, Verb.ACTIVATE_WINDOW);
 
   final Desktop desktop;
   final ExecRunner exec;
@@ -83,8 +83,8 @@ public final class SessionHost implements AutoCloseable {
         new Capabilities(ordered, structured == null
                 ? List.of(TargetKind.POINT_PX, TargetKind.POINT_NORM)
                 : List.of(TargetKind.POINT_PX, TargetKind.POINT_NORM, TargetKind.ELEMENT_REF),
-            structured == null ? List.of(ObservationType.SCREENSHOT)
-                : List.of(ObservationType.SCREENSHOT, ObservationType.A11Y),
+            structured == null ? List.of(ObservationType.SCREENSHOT, ObservationType.SCREENCAST)
+                : List.of(ObservationType.SCREENSHOT, ObservationType.SCREENCAST, ObservationType.A11Y),
             SessionLimits.MAX_LONG_EDGE, List.of(ImageFormat.PNG, ImageFormat.JPEG), false, true, false,
             structured != null));
     this.timers = Executors.newScheduledThreadPool(1, daemon("aci-timer"));

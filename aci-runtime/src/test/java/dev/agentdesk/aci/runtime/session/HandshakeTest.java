@@ -52,9 +52,10 @@ class HandshakeTest {
       List<String> verbs = new ArrayList<>();
       caps.path("verbs").forEach(v -> verbs.add(v.asText()));
       assertThat(verbs).containsExactly("click", "double_click", "right_click", "move", "drag", "mouse_down",
-          "mouse_up", "scroll", "type_text", "key", "screenshot", "wait", "observe", "invoke_action", "set_value",
+          "mouse_up", "scroll", "type_text", "key", "screenshot", "start_screencast",
+          "stop_screencast", "wait", "observe", "invoke_action", "set_value",
           "clipboard_get", "clipboard_set", "launch_app", "activate_window");
-      assertThat(verbs).doesNotContain("exec", "start_screencast");
+      assertThat(verbs).doesNotContain("exec");
       assertThat(caps.path("image_formats").toString()).isEqualTo("[\"png\",\"jpeg\"]");
       assertThat(caps.path("frame_dedup").asBoolean()).isTrue();
       assertThat(caps.path("binary_frames").asBoolean()).isFalse();

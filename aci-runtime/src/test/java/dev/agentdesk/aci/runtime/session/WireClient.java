@@ -76,6 +76,24 @@ final class WireClient implements AutoCloseable {
     return WireCodec.parse(text);
   }
 
+  /** The next message within {@code timeoutMs}, schema-checked, or null when none arrives. */
+  JsonNode poll(long timeoutMs) {
+    String text;
+    try {
+      text = inbox.poll(timeoutMs, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      throw new AssertionError(e);
+    }
+    if (text == null) {
+      return null;
+    }
+    assertThat(text).as("connection still open").isNotEqualTo(CLOSED);
+    assertThat(WireContract.bundled().validate("#", text)).as("schema violations in %s", abbreviate(text))
+        .isEmpty();
+    validated++;
+    return WireCodec.parse(text);
+  }
+
   /** Waits for the server to close the connection, with no further message before it. */
   void expectClosed() {
     String text;

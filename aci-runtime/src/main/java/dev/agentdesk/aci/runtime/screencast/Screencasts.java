@@ -1,0 +1,133 @@
+package dev.agentdesk.aci.runtime.screencast;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentdesk.aci.runtime.AciRuntimeException;
+import dev.agentdesk.aci.wire.Action;
+import dev.agentdesk.aci.wire.ObservationMsg;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+/**
+ * One connection's screencasts. {@code start_screencast} opens a stream whose id is the action's
+ * call_id; up to {@value #MAX_STREAMS} run at once on one connection (e.g. different scopes), and
+ * {@code stop_screencast} ends them all. Captures run on one scheduler thread per connection and
+ * sends on one sender thread, both created with the first stream and ended with the connection.
+ */
+public final class Screencasts implements AutoCloseable {
+  /** Concurrent streams per connection; a start beyond it is refused, never queued. */
+  public static final int MAX_STREAMS = 4;
+
+  private final FrameSource source;
+  private final Consumer<ObservationMsg> deliver;
+  private final int longEdgeCap;
+  private final Map<String, Running> streams = new LinkedHashMap<>();
+  private ScheduledExecutorService ticks;
+  private ExecutorService sender;
+  private boolean closed;
+
+  private record Running(Stream stream, ScheduledFuture<?> schedule) {}
+
+  /**
+   * @param deliver the connection's outbound path (it serialises its own sends)
+   * @param longEdgeCap the runtime's largest long edge, also the default
+   */
+  public Screencasts(FrameSource source, Consumer<ObservationMsg> deliver, int longEdgeCap) {
+    this.source = source;
+    this.deliver = deliver;
+    this.longEdgeCap = longEdgeCap;
+  }
+
+  /**
+   * Clamps a raw start_screencast's fps into the runtime bounds before the strict decoder sees it
+   * (the reference clamps, so {@code fps: 9000} runs at 30 instead of failing).
+   */
+  public static void clampFps(JsonNode action) {
+    if (action instanceof ObjectNode o && "start_screencast".equals(o.path("verb").asText())
+        && o.path("fps").isNumber()) {
+      o.put("fps", StreamSettings.clampFps(o.get("fps").asDouble()));
+    }
+  }
+
+  /**
+   * Opens a stream: {@code acknowledge} runs (and so the ack is sent) before the first frame can be.
+   *
+   * @throws AciRuntimeException LIMIT when {@value #MAX_STREAMS} streams already run
+   */
+  public void start(String callId, Action a, Runnable acknowledge) {
+    StreamSettings settings = StreamSettings.of(a, longEdgeCap);
+    Stream stream;
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      Running same = streams.remove(callId);
+      if (same != null) {
+        end(same); // the same id again: the new request replaces the old stream
+      }
+      if (streams.size() >= MAX_STREAMS) {
+        throw new AciRuntimeException(AciRuntimeException.Reason.LIMIT,
+            "max concurrent screencasts reached (" + MAX_STREAMS + ")");
+      }
+      if (ticks == null) {
+        ticks = Executors.newSingleThreadScheduledExecutor(daemon("aci-screencast"));
+        sender = Executors.newSingleThreadExecutor(daemon("aci-screencast-send"));
+      }
+      stream = new Stream(callId, settings, source, deliver, sender);
+      acknowledge.run();
+      ScheduledFuture<?> f = ticks.scheduleAtFixedRate(stream::tick, 0, settings.periodMicros(),
+          TimeUnit.MICROSECONDS);
+      streams.put(callId, new Running(stream, f));
+    }
+  }
+
+  /** Ends every stream of the connection; no frame of theirs is sent after this returns. */
+  public void stopAll() {
+    List<Running> all;
+    synchronized (this) {
+      all = new ArrayList<>(streams.values());
+      streams.clear();
+    }
+    all.forEach(Screencasts::end);
+  }
+
+  /** The number of streams running now. */
+  public synchronized int running() {
+    return streams.size();
+  }
+
+  private static void end(Running r) {
+    r.schedule().cancel(false);
+    r.stream().stop();
+  }
+
+  @Override
+  public void close() {
+    stopAll();
+    synchronized (this) {
+      closed = true;
+      if (ticks != null) {
+        ticks.shutdownNow();
+        sender.shutdownNow();
+      }
+    }
+  }
+
+  private static java.util.concurrent.ThreadFactory daemon(String name) {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+  }
+}
