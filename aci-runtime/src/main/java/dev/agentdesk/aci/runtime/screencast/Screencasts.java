@@ -1,7 +1,5 @@
 package dev.agentdesk.aci.runtime.screencast;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentdesk.aci.runtime.AciRuntimeException;
 import dev.agentdesk.aci.wire.Action;
 import dev.agentdesk.aci.wire.ObservationMsg;
@@ -45,17 +43,6 @@ public final class Screencasts implements AutoCloseable {
     this.source = source;
     this.deliver = deliver;
     this.longEdgeCap = longEdgeCap;
-  }
-
-  /**
-   * Clamps a raw start_screencast's fps into the runtime bounds before the strict decoder sees it
-   * (the reference clamps, so {@code fps: 9000} runs at 30 instead of failing).
-   */
-  public static void clampFps(JsonNode action) {
-    if (action instanceof ObjectNode o && "start_screencast".equals(o.path("verb").asText())
-        && o.path("fps").isNumber()) {
-      o.put("fps", StreamSettings.clampFps(o.get("fps").asDouble()));
-    }
   }
 
   /**

@@ -230,7 +230,6 @@ public final class Session {
       return;
     }
     if (a.isObject()) {
-      Screencasts.clampFps(a);
       String reference = RequestChecks.referenceError(a);
       if (reference != null) {
         out.send(Ack.nack(callId, reference));

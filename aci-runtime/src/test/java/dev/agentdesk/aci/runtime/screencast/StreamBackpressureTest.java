@@ -85,10 +85,7 @@ class StreamBackpressureTest {
   }
 
   @Test
-  void fpsIsClampedIntoTheRuntimeBounds() {
-    assertThat(StreamSettings.clampFps(9000)).isEqualTo(30.0);
-    assertThat(StreamSettings.clampFps(0)).isEqualTo(0.1);
-    assertThat(StreamSettings.clampFps(12.5)).isEqualTo(12.5);
+  void fpsDefaultsToFive() {
     assertThat(StreamSettings.of(Action.builder(Verb.START_SCREENCAST).build(), 2576).fps()).isEqualTo(5.0);
   }
 }

@@ -199,10 +199,33 @@ class ScreencastProtocolTest {
     }
   }
 
+  /** The reply to {@code callId}, skipping the stream frames that arrive before it. */
+  private static JsonNode reply(WireClient c, String callId, String actionJson) {
+    c.send("{\"type\":\"action\",\"call_id\":\"" + callId + "\",\"action\":" + actionJson + "}");
+    JsonNode r;
+    while ((r = c.next()).path("type").asText().equals("observation")) {
+      assertThat(r.path("seq").asLong()).as("only first frames: the screen is idle").isZero();
+    }
+    return r;
+  }
+
+  @Test
+  void fpsOutsideTheSchemaBoundsIsRefusedAndTheSessionLives() {
+    try (WireClient c = WireClient.authenticated(runtime.port(), TOKEN)) {
+      for (String fps : new String[] {"9000", "0", "0.05", "30.5"}) {
+        JsonNode nack = c.act("f" + fps, "{\"verb\":\"start_screencast\",\"fps\":" + fps + "}");
+        assertThat(nack.path("ok").asBoolean()).as("%s", nack).isFalse();
+        assertThat(nack.path("error").asText()).startsWith("bad action:").contains("fps");
+      }
+      assertThat(c.poll(QUIET_MS)).as("no stream started").isNull();
+      c.assertAlive();
+    }
+  }
+
   @Test
   void fullFramesAreIdleSuppressedAndStreamsAreCappedPerConnection() throws Exception {
     try (WireClient c = WireClient.authenticated(runtime.port(), TOKEN)) {
-      ok(c.act("full", "{\"verb\":\"start_screencast\",\"fps\":9000,\"format\":\"jpeg\",\"quality\":50,"
+      ok(c.act("full", "{\"verb\":\"start_screencast\",\"fps\":30,\"format\":\"jpeg\",\"quality\":50,"
           + "\"max_long_edge\":160}"), "full");
       JsonNode first = c.next();
       assertThat(first.path("stream").asText()).isEqualTo("full");
@@ -211,20 +234,13 @@ class ScreencastProtocolTest {
       assertThat(first.at("/image/h").asInt()).isEqualTo(100);
       assertThat(c.poll(QUIET_MS)).as("idle at 30 fps still sends nothing").isNull();
       for (int i = 2; i <= 4; i++) {
-        ok(c.act("s" + i, "{\"verb\":\"start_screencast\",\"fps\":0.01}"), "s" + i);
+        ok(reply(c, "s" + i, "{\"verb\":\"start_screencast\",\"fps\":0.1}"), "s" + i);
       }
-      JsonNode refused = c.act("s5", "{\"verb\":\"start_screencast\"}");
-      while (refused.path("type").asText().equals("observation")) {
-        refused = c.next();
-      }
+      JsonNode refused = reply(c, "s5", "{\"verb\":\"start_screencast\"}");
       assertThat(refused.path("ok").asBoolean()).isFalse();
       assertThat(refused.path("error").asText()).isEqualTo("max concurrent screencasts reached (4)");
-      c.send("{\"type\":\"action\",\"call_id\":\"halt\",\"action\":{\"verb\":\"stop_screencast\"}}");
-      JsonNode reply;
-      while ((reply = c.next()).path("type").asText().equals("observation")) {
-        assertThat(reply.path("seq").asLong()).isZero();
-      }
-      ok(reply, "halt");
+      ok(reply(c, "halt", "{\"verb\":\"stop_screencast\"}"), "halt");
+      assertThat(c.poll(QUIET_MS)).as("nothing after stop_screencast's ack").isNull();
       ok(c.act("again", "{\"verb\":\"start_screencast\",\"fps\":1}"), "again");
       assertThat(c.next().path("stream").asText()).as("a stop frees the slots").isEqualTo("again");
       ok(c.act("halt2", "{\"verb\":\"stop_screencast\"}"), "halt2");
