@@ -72,8 +72,11 @@ final class XtermReference implements AutoCloseable {
     }
   }
 
-  /** Renders {@code bytes} on a fresh {@code cols}×{@code rows} xterm.js terminal. */
-  Screen render(int cols, int rows, byte[] bytes) throws IOException {
+  /**
+   * Renders {@code bytes} on a fresh {@code cols}×{@code rows} xterm.js terminal. Synchronized:
+   * jqwik may still be shrinking one property in a background thread while the next one runs.
+   */
+  synchronized Screen render(int cols, int rows, byte[] bytes) throws IOException {
     long id = ++requests;
     String req = id + " " + cols + " " + rows + " " + Base64.getEncoder().encodeToString(bytes) + "\n";
     in.write(req.getBytes(StandardCharsets.US_ASCII));

@@ -72,8 +72,7 @@ final class Modes {
     s.active.marginTop = 0;
     s.active.marginBottom = s.rows - 1;
     s.style = 0;
-    s.insertMode = false;
-    s.newlineMode = false;
+    s.insertMode = false; // LNM is not among the modes DECSTR resets (xterm.js keeps it too)
     s.originMode = false;
     s.autowrap = true;
     s.appCursorKeys = false;

@@ -178,7 +178,7 @@ public final class Screen implements ParserHandler {
         if (width == 2) {
           return; // xterm.js drops a wide char that does not fit when autowrap is off
         }
-        if (wasPending && g.lines[y].cps[x] == Line.WIDE_TAIL) {
+        if (wasPending && !insertMode && g.lines[y].cps[x] == Line.WIDE_TAIL) {
           // xterm.js writes such a char into the hidden right half of the wide char, where it
           // never shows; the wide char stays. Keep the screen the same as the reference.
           wrapPending = true;
@@ -484,6 +484,10 @@ public final class Screen implements ParserHandler {
       return;
     }
     alt.clearAll(0);
+    // Leaving the alternate screen resets it whole, margins and tab stops included (xterm.js).
+    alt.marginTop = 0;
+    alt.marginBottom = rows - 1;
+    alt.tabStops = defaultTabs(cols);
     active = primary;
     primary.markAllDirty();
   }
