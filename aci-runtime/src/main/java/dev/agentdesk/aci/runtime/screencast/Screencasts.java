@@ -28,6 +28,7 @@ public final class Screencasts implements AutoCloseable {
   private final FrameSource source;
   private final Consumer<ObservationMsg> deliver;
   private final int longEdgeCap;
+  private final StreamRegistry registry;
   private final Map<String, Running> streams = new LinkedHashMap<>();
   private ScheduledExecutorService ticks;
   private ExecutorService sender;
@@ -38,8 +39,10 @@ public final class Screencasts implements AutoCloseable {
   /**
    * @param deliver the connection's outbound path (it serialises its own sends)
    * @param longEdgeCap the runtime's largest long edge, also the default
+   * @param registry the runtime's memory of ended streams, for resume_stream
    */
-  public Screencasts(FrameSource source, Consumer<ObservationMsg> deliver, int longEdgeCap) {
+  public Screencasts(FrameSource source, Consumer<ObservationMsg> deliver, int longEdgeCap, StreamRegistry registry) {
+    this.registry = registry;
     this.source = source;
     this.deliver = deliver;
     this.longEdgeCap = longEdgeCap;
@@ -47,6 +50,9 @@ public final class Screencasts implements AutoCloseable {
 
   /**
    * Opens a stream: {@code acknowledge} runs (and so the ack is sent) before the first frame can be.
+   * With {@code resume_stream} naming a stream the runtime still remembers (ended on any connection
+   * within the TTL, or running on this one), the stream keeps that id and continues its seq, starting
+   * with a keyframe; otherwise a new stream starts with the call_id as id and seq 0.
    *
    * @throws AciRuntimeException LIMIT when {@value #MAX_STREAMS} streams already run
    */
@@ -57,7 +63,23 @@ public final class Screencasts implements AutoCloseable {
       if (closed) {
         return;
       }
-      Running same = streams.remove(callId);
+      String id = callId;
+      long firstSeq = 0;
+      if (a.resumeStream() != null) {
+        Running live = streams.remove(a.resumeStream());
+        if (live != null) {
+          end(live);
+          id = a.resumeStream();
+          firstSeq = live.stream().nextSeq();
+        } else {
+          java.util.OptionalLong parked = registry.claim(a.resumeStream());
+          if (parked.isPresent()) {
+            id = a.resumeStream();
+            firstSeq = parked.getAsLong();
+          }
+        }
+      }
+      Running same = streams.remove(id);
       if (same != null) {
         end(same); // the same id again: the new request replaces the old stream
       }
@@ -69,22 +91,28 @@ public final class Screencasts implements AutoCloseable {
         ticks = Executors.newSingleThreadScheduledExecutor(daemon("aci-screencast"));
         sender = Executors.newSingleThreadExecutor(daemon("aci-screencast-send"));
       }
-      stream = new Stream(callId, settings, source, deliver, sender);
+      stream = new Stream(id, firstSeq, settings, source, deliver, sender);
       acknowledge.run();
       ScheduledFuture<?> f = ticks.scheduleAtFixedRate(stream::tick, 0, settings.periodMicros(),
           TimeUnit.MICROSECONDS);
-      streams.put(callId, new Running(stream, f));
+      streams.put(id, new Running(stream, f));
     }
   }
 
-  /** Ends every stream of the connection; no frame of theirs is sent after this returns. */
+  /**
+   * Ends every stream of the connection, remembering each for a later resume; no frame of theirs
+   * is sent after this returns.
+   */
   public void stopAll() {
     List<Running> all;
     synchronized (this) {
       all = new ArrayList<>(streams.values());
       streams.clear();
     }
-    all.forEach(Screencasts::end);
+    for (Running r : all) {
+      end(r);
+      registry.park(r.stream().id(), r.stream().nextSeq());
+    }
   }
 
   /** The number of streams running now. */

@@ -51,6 +51,13 @@ final class Stream {
   private record Pending(ObservationMsg msg, RgbImage image, String hash, boolean key) {}
 
   Stream(String id, StreamSettings settings, FrameSource source, Consumer<ObservationMsg> deliver, Executor sender) {
+    this(id, 0, settings, source, deliver, sender);
+  }
+
+  /** @param firstSeq where seq starts: 0, or where a resumed stream left off */
+  Stream(String id, long firstSeq, StreamSettings settings, FrameSource source, Consumer<ObservationMsg> deliver,
+      Executor sender) {
+    this.nextSeq = firstSeq;
     this.id = id;
     this.settings = settings;
     this.source = source;
@@ -168,6 +175,11 @@ final class Stream {
         pending = null;
       }
     }
+  }
+
+  /** The seq the next frame would get; after stop() it is what a resume continues from. */
+  synchronized long nextSeq() {
+    return nextSeq;
   }
 
   /** Frames built but replaced before they were sent (their seqs are the gaps the client sees). */

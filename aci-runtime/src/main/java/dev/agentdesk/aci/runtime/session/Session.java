@@ -64,7 +64,7 @@ public final class Session {
     this.desktop = new DesktopActions(host.desktop, structured == null ? null : structured::centre);
     this.screenshots = new Screenshots(host.desktop);
     this.screencasts = new Screencasts((scope, edge) -> screenshots.capture(scope, edge).image(), out::send,
-        SessionLimits.MAX_LONG_EDGE);
+        SessionLimits.MAX_LONG_EDGE, host.streams);
     this.execs = new ExecActions(host.exec, out, host.pool);
     this.worker = Executors.newSingleThreadExecutor(SessionHost.daemon("aci-session"));
     this.handshakeTimer = host.timers.schedule(() -> expire("handshake timeout"),

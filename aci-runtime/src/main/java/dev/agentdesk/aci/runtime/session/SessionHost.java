@@ -3,6 +3,7 @@ package dev.agentdesk.aci.runtime.session;
 import dev.agentdesk.aci.runtime.atspi.AtspiEngine;
 import dev.agentdesk.aci.runtime.desktop.Desktop;
 import dev.agentdesk.aci.runtime.exec.ExecRunner;
+import dev.agentdesk.aci.runtime.screencast.StreamRegistry;
 import dev.agentdesk.aci.wire.Capabilities;
 import dev.agentdesk.aci.wire.ImageFormat;
 import dev.agentdesk.aci.wire.ObservationType;
@@ -41,6 +42,8 @@ public final class SessionHost implements AutoCloseable {
   /** The AT-SPI structured-observation engine, or null for a host without one. */
   final AtspiEngine structured;
   final ScheduledExecutorService timers;
+  /** Ended screencasts, runtime-wide, so resume_stream works across reconnects. */
+  final StreamRegistry streams = new StreamRegistry();
   final ExecutorService pool;
   private final byte[] tokenDigest;
   private final Welcome welcome;

@@ -246,4 +246,36 @@ class ScreencastProtocolTest {
       ok(c.act("halt2", "{\"verb\":\"stop_screencast\"}"), "halt2");
     }
   }
+
+  @Test
+  void resumeContinuesIdAndSeqWithAKeyframeAndAnUnknownStreamStartsAfresh() throws Exception {
+    Canvas canvas = new Canvas();
+    try (WireClient a = WireClient.authenticated(runtime.port(), TOKEN);
+        TestWindows windows = new TestWindows(display)) {
+      ok(a.act("long", "{\"verb\":\"start_screencast\",\"fps\":10,\"delta\":true}"), "long");
+      canvas.apply(a.next());
+      long w = windows.create(10, 10, 30, 30, 0x884422, "w", "W", null);
+      assertThat(canvas.settle(a)).isGreaterThanOrEqualTo(1);
+      ok(reply(a, "end", "{\"verb\":\"stop_screencast\"}"), "end");
+      windows.destroy(w);
+    }
+    long resumedFrom = canvas.lastSeq + 1;
+    try (WireClient b = WireClient.authenticated(runtime.port(), TOKEN)) {
+      ok(b.act("again", "{\"verb\":\"start_screencast\",\"fps\":10,\"delta\":true,\"resume_stream\":\"long\"}"),
+          "again");
+      JsonNode first = b.next();
+      assertThat(first.path("stream").asText()).as("the same stream id").isEqualTo("long");
+      assertThat(first.path("seq").asLong()).as("seq continues").isEqualTo(resumedFrom);
+      assertThat(first.has("image")).as("a keyframe after a resume").isTrue();
+      canvas.apply(first);
+      assertSameAsScreenshot(canvas.frame);
+      ok(reply(b, "halt", "{\"verb\":\"stop_screencast\"}"), "halt");
+
+      ok(b.act("fresh", "{\"verb\":\"start_screencast\",\"resume_stream\":\"never-seen\"}"), "fresh");
+      JsonNode other = b.next();
+      assertThat(other.path("stream").asText()).as("a new stream: the call_id").isEqualTo("fresh");
+      assertThat(other.path("seq").asLong()).isZero();
+      ok(reply(b, "halt2", "{\"verb\":\"stop_screencast\"}"), "halt2");
+    }
+  }
 }
