@@ -75,7 +75,9 @@ final class ExecActions {
           r.stdoutTruncated(), r.stderrTruncated(), round(o.durationMs()));
       out.send(Result.ok(callId, WireCodec.toJson(value)));
     } catch (AciRuntimeException e) {
-      out.send(Result.error(callId, e.getMessage()));
+      // a refused request (the concurrency limit) is a nack, as in the reference; a failed run a result
+      out.send(e.reason() == AciRuntimeException.Reason.LIMIT ? Ack.nack(callId, e.getMessage())
+          : Result.error(callId, e.getMessage()));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {

@@ -54,6 +54,7 @@ public final class Session {
   private final ScheduledFuture<?> handshakeTimer;
   private final ScheduledFuture<?> lifetimeTimer;
   private volatile ScheduledFuture<?> idleTimer;
+  private volatile long lastActivityNanos = System.nanoTime();
   private volatile boolean authenticated;
   private volatile boolean closed;
 
@@ -311,16 +312,36 @@ public final class Session {
     }
   }
 
+  /**
+   * Records activity. The idle timer is not rescheduled per message (that would leave one
+   * cancelled task per message in the timer queue); it re-arms itself for the remaining time.
+   */
   private void touch() {
-    if (!authenticated) {
+    lastActivityNanos = System.nanoTime();
+    if (authenticated && idleTimer == null) {
+      synchronized (this) {
+        if (idleTimer == null) {
+          armIdle(host.limits.idleTimeout().toNanos());
+        }
+      }
+    }
+  }
+
+  private synchronized void armIdle(long delayNanos) {
+    if (closed) {
       return;
     }
-    ScheduledFuture<?> previous = idleTimer;
-    if (previous != null) {
-      previous.cancel(false);
+    idleTimer = host.timers.schedule(this::checkIdle, Math.max(1, delayNanos), TimeUnit.NANOSECONDS);
+  }
+
+  private void checkIdle() {
+    long idle = System.nanoTime() - lastActivityNanos;
+    long limit = host.limits.idleTimeout().toNanos();
+    if (idle >= limit) {
+      expire("authenticated connection idle timeout");
+    } else {
+      armIdle(limit - idle);
     }
-    idleTimer = host.timers.schedule(() -> expire("authenticated connection idle timeout"),
-        host.limits.idleTimeout().toMillis(), TimeUnit.MILLISECONDS);
   }
 
   private void expire(String why) {
