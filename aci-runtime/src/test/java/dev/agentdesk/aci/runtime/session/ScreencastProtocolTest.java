@@ -3,8 +3,11 @@ package dev.agentdesk.aci.runtime.session;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentdesk.aci.client.StreamCompositor;
 import dev.agentdesk.aci.runtime.AciRuntime;
 import dev.agentdesk.aci.runtime.x11.TestWindows;
+import dev.agentdesk.aci.wire.ObservationMsg;
+import dev.agentdesk.aci.wire.WireCodec;
 import dev.agentdesk.testkit.XDisplay;
 import dev.agentdesk.testkit.XvfbConfig;
 import dev.agentdesk.testkit.XvfbExtension;
@@ -65,6 +68,9 @@ class ScreencastProtocolTest {
     BufferedImage frame;
     long lastSeq = -1;
     final List<JsonNode> received = new ArrayList<>();
+    /** The SDK's compositor fed the same frames: its picture must match this one. */
+    final StreamCompositor sdk = new StreamCompositor();
+    BufferedImage sdkFrame;
 
     void apply(JsonNode obs) throws IOException {
       assertThat(obs.path("type").asText()).as("%s", obs).isEqualTo("observation");
@@ -74,6 +80,7 @@ class ScreencastProtocolTest {
       assertThat(obs.path("obs_id").asText()).isEqualTo(obs.path("stream").asText() + "-" + seq);
       lastSeq = seq;
       received.add(obs);
+      sdkFrame = sdk.apply((ObservationMsg) WireCodec.decode(obs)).image();
       if (obs.has("image")) {
         frame = decode(obs.at("/image/ref").asText());
         assertThat(frame.getWidth()).isEqualTo(obs.at("/image/w").asInt());
@@ -149,6 +156,7 @@ class ScreencastProtocolTest {
       assertThat(places).as("only the tiles under the new window").containsExactlyInAnyOrder("64,0", "64,64");
       assertSameAsScreenshot(canvas.frame);
 
+      assertSameAsScreenshot(canvas.sdkFrame);
       windows.patch(red, 10, 10, 20, 15, 0x20CC20);
       long blue = windows.create(250, 150, 70, 50, 0x2040DD, "blue", "Blue", null);
       canvas.settle(c);
@@ -160,6 +168,7 @@ class ScreencastProtocolTest {
       windows.destroy(blue);
       canvas.settle(c);
       assertSameAsScreenshot(canvas.frame);
+      assertSameAsScreenshot(canvas.sdkFrame);
 
       c.send("{\"type\":\"action\",\"call_id\":\"halt\",\"action\":{\"verb\":\"stop_screencast\"}}");
       JsonNode reply;
