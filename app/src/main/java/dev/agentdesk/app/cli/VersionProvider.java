@@ -1,23 +1,12 @@
 package dev.agentdesk.app.cli;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.util.Properties;
+import dev.agentdesk.app.AppVersion;
 import picocli.CommandLine;
 
-/** Reads the version Maven wrote into {@code version.properties} at build time. */
+/** {@code agentdesk --version}: the build's version and the Java running it. */
 final class VersionProvider implements CommandLine.IVersionProvider {
   static String version() {
-    try (InputStream in = VersionProvider.class.getResourceAsStream("/dev/agentdesk/app/version.properties")) {
-      if (in == null) {
-        return "unknown";
-      }
-      Properties p = new Properties();
-      p.load(in);
-      return p.getProperty("version", "unknown");
-    } catch (IOException e) {
-      return "unknown";
-    }
+    return AppVersion.current();
   }
 
   @Override

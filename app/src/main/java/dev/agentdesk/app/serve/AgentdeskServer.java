@@ -135,7 +135,7 @@ public final class AgentdeskServer implements AutoCloseable {
       ws.onConnect(ctx -> {
         ctx.enableAutomaticPings();
         events.join(ctx);
-        EventHub.sendTo(ctx, Json.write(new ServerEvent.Hello(ServerInfo.version(), config.token().isPresent())));
+        EventHub.sendTo(ctx, Json.write(new ServerEvent.Hello(dev.agentdesk.app.AppVersion.current(), config.token().isPresent())));
         for (ApiArea area : areas) {
           if (area instanceof EventSnapshot snap) {
             snap.snapshot().forEach(ev -> EventHub.sendTo(ctx, Json.write(ev)));

@@ -24,7 +24,7 @@ final class HealthArea implements ApiArea {
 
   @Override
   public void routes(RoutesConfig r) {
-    r.get("/api/health", ctx -> ctx.json(new Health("ok", ServerInfo.version(),
+    r.get("/api/health", ctx -> ctx.json(new Health("ok", dev.agentdesk.app.AppVersion.current(),
         Duration.between(started, Instant.now()).toSeconds(), config.bind(),
         config.token().isPresent(), new LinkedHashMap<>(features.get()))));
   }

@@ -14,7 +14,6 @@ import dev.agentdesk.app.serve.EventHub;
 import dev.agentdesk.app.serve.Json;
 import dev.agentdesk.app.serve.ServeException;
 import dev.agentdesk.app.serve.ServerEvent;
-import dev.agentdesk.app.serve.ServerInfo;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.net.URI;
@@ -95,7 +94,7 @@ public final class SandboxesArea implements ApiArea {
 
     synchronized void connect() {
       AciClientOptions options = AciClientOptions.defaults()
-          .withClient("agentdesk-serve", ServerInfo.version())
+          .withClient("agentdesk-serve", dev.agentdesk.app.AppVersion.current())
           .withConnectTimeout(CONNECT_TIMEOUT)
           .withCallTimeout(CALL_TIMEOUT);
       if (token != null && !token.isEmpty()) {
