@@ -14,7 +14,7 @@ final class FriendlyErrors implements CommandLine.IExecutionExceptionHandler {
       ex.printStackTrace(cmd.getErr());
     }
     String message = ex.getMessage() == null ? ex.getClass().getSimpleName() : ex.getMessage();
-    cmd.getErr().println(cmd.getColorScheme().errorText("agentdesk " + cmd.getCommandName() + ": " + message));
+    cmd.getErr().println(cmd.getColorScheme().errorText(cmd.getCommandSpec().qualifiedName() + ": " + message));
     if (ex instanceof UserError) {
       return CommandLine.ExitCode.USAGE;
     }

@@ -174,7 +174,7 @@ class AciCliTest {
   void theRuntimesRefusalIsAOneLineFailure() {
     Run r = aci("launch", "nope");
     assertThat(r.exit()).isEqualTo(1);
-    assertThat(r.err().strip()).isEqualTo("agentdesk launch: launch_app: failed to spawn \"nope\"");
+    assertThat(r.err().strip()).isEqualTo("agentdesk aci launch: launch_app: failed to spawn \"nope\"");
   }
 
   @Test
