@@ -15,9 +15,22 @@ import org.opentest4j.TestAbortedException;
 public final class SharedCorpus {
   private SharedCorpus() {}
 
-  /** {@code ../shared} if it exists. */
+  /**
+   * {@code ../shared} if it exists. A checkout in a nested folder (a git worktree such as
+   * {@code work/wt/x}) finds the {@code shared} folder beside the nearest ancestor that has one.
+   */
   public static Optional<Path> find() {
-    return repoRoot().map(r -> r.resolveSibling("shared")).filter(Files::isDirectory);
+    Optional<Path> root = repoRoot();
+    if (root.isEmpty()) {
+      return Optional.empty();
+    }
+    for (Path dir = root.get().getParent(); dir != null; dir = dir.getParent()) {
+      Path candidate = dir.resolve("shared");
+      if (Files.isDirectory(candidate.resolve("spec")) || Files.isDirectory(candidate.resolve("corpus"))) {
+        return Optional.of(candidate);
+      }
+    }
+    return Optional.empty();
   }
 
   /**
