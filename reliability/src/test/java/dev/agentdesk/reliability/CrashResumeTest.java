@@ -28,7 +28,7 @@ class CrashResumeTest {
   void killedImportsResumeToTheSameDatabase(@TempDir Path tmp) throws Exception {
     Path claude = Files.createDirectories(tmp.resolve("claude"));
     Path codex = Files.createDirectories(tmp.resolve("codex"));
-    long corpusBytes = buildCorpus(claude, codex, Size.pick(6, 30));
+    long corpusBytes = buildCorpus(claude, codex, Size.pick(12, 40));
 
     Path reference = tmp.resolve("reference.db");
     long t0 = System.nanoTime();
@@ -74,7 +74,9 @@ class CrashResumeTest {
   /** Runs the CLI import in a child JVM; with {@code killAfterMillis >= 0} it is SIGKILLed then. */
   private static int runImport(Path db, Path claude, Path codex, long killAfterMillis) throws Exception {
     List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), "-XX:TieredStopAtLevel=1", "dev.agentdesk.app.Main",
+        "-cp", System.getProperty("java.class.path"), "-XX:TieredStopAtLevel=1",
+        // Many small transactions, so kills land between commits as well as inside them.
+        "-Dagentdesk.import.transactionBytes=65536", "dev.agentdesk.app.Main",
         "history", "import", "--db", db.toString(), "--claude", claude.toString(), "--codex", codex.toString(),
         "--no-progress");
     Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)

@@ -34,7 +34,11 @@ import java.util.stream.Stream;
 public final class Importer {
   private static final int QUEUE = 3;
   /** Input bytes per write transaction: fewer, larger transactions keep the full-text index compact. */
-  private static final long TRANSACTION_BYTES = 16L << 20;
+  /**
+   * Bytes of source read per write transaction (small files are grouped). A system property so the
+   * crash-resume suite can make kill points land between many commits of a small corpus.
+   */
+  private static final long TRANSACTION_BYTES = Long.getLong("agentdesk.import.transactionBytes", 16L << 20);
   private final TranscriptStore store;
 
   public Importer(TranscriptStore store) {
