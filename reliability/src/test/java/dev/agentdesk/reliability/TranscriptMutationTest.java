@@ -99,7 +99,11 @@ class TranscriptMutationTest {
     }
     for (int attempt = 0; attempt < 5; attempt++) {
       String bad = switch (random.nextInt(4)) {
-        case 0 -> line.substring(0, random.nextInt(Math.max(1, line.length() - 1)) + 1);
+        case 0 -> {
+          int cut = random.nextInt(Math.max(1, line.length() - 1)) + 1;
+          // Never split a surrogate pair: the corrupt line must still be writable as UTF-8.
+          yield line.substring(0, Character.isHighSurrogate(line.charAt(cut - 1)) ? cut - 1 : cut);
+        }
         case 1 -> "\u0000garbage" + line;
         case 2 -> line + "}{";
         default -> line.replaceFirst("\"", "");
