@@ -1,35 +1,22 @@
 package dev.agentdesk.app.cli;
 
+import static dev.agentdesk.app.CliRun.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentdesk.app.CliRun;
 import dev.agentdesk.terminal.tcap.Direction;
 import dev.agentdesk.terminal.tcap.TcapWriter;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 class TermRenderCommandTest {
   @TempDir
   Path dir;
-
-  private record Run(int exit, String out, String err) {}
-
-  private static Run run(String... args) {
-    CommandLine cl = AgentdeskCommand.newCommandLine();
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    cl.setOut(new PrintWriter(out));
-    cl.setErr(new PrintWriter(err));
-    int exit = cl.execute(args);
-    return new Run(exit, out.toString(), err.toString());
-  }
 
   private Path write(String name, String content) throws IOException {
     Path p = dir.resolve(name);
@@ -40,7 +27,7 @@ class TermRenderCommandTest {
   @Test
   void rendersARawFileAsRightTrimmedRows() throws IOException {
     Path f = write("out.raw", "hello   \r\n\u001b[31mworld\u001b[0m\r\n\u001b[2;3Hx");
-    Run r = run("term", "render", "--cols", "20", "--rows", "5", f.toString());
+    CliRun r = run("term", "render", "--cols", "20", "--rows", "5", f.toString());
     assertThat(r.exit()).isZero();
     assertThat(r.out()).isEqualTo("hello\nwoxld" + System.lineSeparator());
   }
@@ -48,7 +35,7 @@ class TermRenderCommandTest {
   @Test
   void jsonHasLinesCursorWrappedAltScreenAndLog() throws IOException {
     Path f = write("out.raw", "one\r\ntwo\r\nthree \"q\"\r\nabcdefghijkl");
-    Run r = run("term", "render", "--cols", "10", "--rows", "3", "--json", f.toString());
+    CliRun r = run("term", "render", "--cols", "10", "--rows", "3", "--json", f.toString());
     assertThat(r.exit()).isZero();
     assertThat(r.out().strip()).isEqualTo("{\"lines\": [\"three \\\"q\\\"\", \"abcdefghij\", \"kl\"], "
         + "\"cursor\": {\"row\": 2, \"col\": 2}, \"wrapped\": [false, false, true], \"alt_screen\": false, "
@@ -66,7 +53,7 @@ class TermRenderCommandTest {
       w.write(Direction.INPUT, 10, typed, 0, typed.length);
       w.write(Direction.OUTPUT, 20, b, 0, b.length);
     }
-    Run r = run("term", "render", f.toString());
+    CliRun r = run("term", "render", f.toString());
     assertThat(r.exit()).isZero();
     assertThat(r.out()).isEqualTo("prompt> ls\nfile.txt" + System.lineSeparator());
   }
@@ -74,7 +61,7 @@ class TermRenderCommandTest {
   @Test
   void alternateScreenIsReported() throws IOException {
     Path f = write("alt.raw", "\u001b[?1049h\u001b[Hfull screen");
-    Run r = run("term", "render", "--json", f.toString());
+    CliRun r = run("term", "render", "--json", f.toString());
     assertThat(r.out()).contains("\"alt_screen\": true", "\"lines\": [\"full screen\"");
   }
 
@@ -87,20 +74,20 @@ class TermRenderCommandTest {
     }
     byte[] all = Files.readAllBytes(f);
     Files.write(f, Arrays.copyOf(all, all.length - 3));
-    Run r = run("term", "render", f.toString());
+    CliRun r = run("term", "render", f.toString());
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.err()).contains("offset 9").contains("t.tcap");
   }
 
   @Test
   void missingFileAndBadSizeAreUserErrors() {
-    Run missing = run("term", "render", dir.resolve("nope.raw").toString());
+    CliRun missing = run("term", "render", dir.resolve("nope.raw").toString());
     assertThat(missing.exit()).isEqualTo(2);
     assertThat(missing.err()).contains("no such file");
-    Run badSize = run("term", "render", "--cols", "0", dir.toString());
+    CliRun badSize = run("term", "render", "--cols", "0", dir.toString());
     assertThat(badSize.exit()).isEqualTo(2);
     assertThat(badSize.err()).contains("--cols");
-    Run directory = run("term", "render", dir.toString());
+    CliRun directory = run("term", "render", dir.toString());
     assertThat(directory.exit()).isEqualTo(2);
     assertThat(directory.err()).contains("directory");
   }

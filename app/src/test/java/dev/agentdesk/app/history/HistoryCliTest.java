@@ -1,19 +1,17 @@
 package dev.agentdesk.app.history;
 
+import static dev.agentdesk.app.CliRun.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.agentdesk.app.cli.AgentdeskCommand;
+import dev.agentdesk.app.CliRun;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** The history CLI end to end against a real SQLite file and real transcript files. */
 class HistoryCliTest {
@@ -24,18 +22,6 @@ class HistoryCliTest {
   Path dir;
   Path projects;
   Path db;
-
-  private record Run(int exit, String out, String err) {}
-
-  private static Run run(String... args) {
-    CommandLine cl = AgentdeskCommand.newCommandLine();
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    cl.setOut(new PrintWriter(out));
-    cl.setErr(new PrintWriter(err));
-    int exit = cl.execute(args);
-    return new Run(exit, out.toString(), err.toString());
-  }
 
   @BeforeEach
   void writeTranscript() throws IOException {
@@ -61,7 +47,7 @@ class HistoryCliTest {
 
   @Test
   void importThenListShowSearchAndUsage() throws IOException {
-    Run imp = run("history", "import", "--claude", projects.toString(), "--db", db.toString(), "--json");
+    CliRun imp = run("history", "import", "--claude", projects.toString(), "--db", db.toString(), "--json");
     assertThat(imp.exit()).as(imp.err()).isZero();
     JsonNode report = JSON.readTree(imp.out());
     assertThat(report.get("files").asInt()).isEqualTo(1);
@@ -69,32 +55,32 @@ class HistoryCliTest {
     assertThat(imp.err()).contains("importing 1 files").contains("100%");
 
     // --db before or after the arguments, on history or on the subcommand
-    Run list = run("history", "--db", db.toString(), "sessions", "--json");
+    CliRun list = run("history", "--db", db.toString(), "sessions", "--json");
     assertThat(list.exit()).as(list.err()).isZero();
     JsonNode sessions = JSON.readTree(list.out()).get("sessions");
     assertThat(sessions).hasSize(1);
     assertThat(sessions.get(0).get("title").asText()).isEqualTo("Why is the flamingo pink?");
 
-    Run show = run("history", "show", SESSION, "--json", "--db", db.toString());
+    CliRun show = run("history", "show", SESSION, "--json", "--db", db.toString());
     assertThat(show.exit()).as(show.err()).isZero();
-    Run parse = run("history", "parse", projects.resolve("-home-dev-cli/" + SESSION + ".jsonl").toString(), "--json");
+    CliRun parse = run("history", "parse", projects.resolve("-home-dev-cli/" + SESSION + ".jsonl").toString(), "--json");
     assertThat(parse.exit()).isZero();
     assertThat(show.out()).isEqualTo(parse.out());
     assertThat(parse.err()).contains(":4: invalid JSON");
     JsonNode usage = JSON.readTree(show.out()).get("session").get("usage");
     assertThat(usage.get("output_tokens").asLong()).isEqualTo(11);
 
-    Run md = run("history", "show", "--db", db.toString(), "7a0c");
+    CliRun md = run("history", "show", "--db", db.toString(), "7a0c");
     assertThat(md.exit()).as(md.err()).isZero();
     assertThat(md.out()).contains("# Why is the flamingo pink?").contains("Carotenoids").contains("echo shrimp");
 
-    Run search = run("history", "search", "flamingo", "--json", "--db", db.toString());
+    CliRun search = run("history", "search", "flamingo", "--json", "--db", db.toString());
     assertThat(search.exit()).isZero();
     JsonNode hits = JSON.readTree(search.out());
     assertThat(hits.get(0).get("session_id").asText()).isEqualTo(SESSION);
     assertThat(hits.get(0).get("snippet").asText()).contains("[flamingo]");
 
-    Run byModel = run("history", "usage", "--by", "model", "--json", "--db", db.toString());
+    CliRun byModel = run("history", "usage", "--by", "model", "--json", "--db", db.toString());
     assertThat(byModel.exit()).isZero();
     JsonNode rows = JSON.readTree(byModel.out()).get("rows");
     assertThat(rows.get(0).get("key").asText()).isEqualTo("claude-sonnet-4-5");
@@ -104,27 +90,27 @@ class HistoryCliTest {
 
   @Test
   void badInputIsAUsageErrorWithAClearMessage() {
-    Run missing = run("history", "import", "--claude", dir.resolve("nope").toString(), "--db", db.toString());
+    CliRun missing = run("history", "import", "--claude", dir.resolve("nope").toString(), "--db", db.toString());
     assertThat(missing.exit()).isEqualTo(2);
     assertThat(missing.err()).contains("does not exist");
 
-    Run unknown = run("history", "show", "no-such-session", "--db", db.toString());
+    CliRun unknown = run("history", "show", "no-such-session", "--db", db.toString());
     assertThat(unknown.exit()).isEqualTo(2);
     assertThat(unknown.err()).contains("no session no-such-session");
 
-    Run badProvider = run("history", "sessions", "--provider", "gemini", "--db", db.toString());
+    CliRun badProvider = run("history", "sessions", "--provider", "gemini", "--db", db.toString());
     assertThat(badProvider.exit()).isEqualTo(2);
     assertThat(badProvider.err()).contains("unknown provider 'gemini'");
 
-    Run badGrouping = run("history", "usage", "--by", "week", "--db", db.toString());
+    CliRun badGrouping = run("history", "usage", "--by", "week", "--db", db.toString());
     assertThat(badGrouping.exit()).isEqualTo(2);
     assertThat(badGrouping.err()).contains("expected day, session, model or provider");
 
-    Run punctuation = run("history", "search", "???", "--db", db.toString());
+    CliRun punctuation = run("history", "search", "???", "--db", db.toString());
     assertThat(punctuation.exit()).isEqualTo(2);
     assertThat(punctuation.err()).contains("no words to search for");
 
-    Run notAFile = run("history", "parse", dir.toString());
+    CliRun notAFile = run("history", "parse", dir.toString());
     assertThat(notAFile.exit()).isEqualTo(2);
   }
 }

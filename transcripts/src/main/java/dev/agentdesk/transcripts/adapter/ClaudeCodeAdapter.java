@@ -495,7 +495,7 @@ public final class ClaudeCodeAdapter implements ProviderAdapter {
         case "Edit", "MultiEdit", "Write", "NotebookEdit", "write", "edit" -> Presentations.EDIT;
         case "Grep", "Glob", "LS", "grep", "glob" -> Presentations.SEARCH;
         case "WebFetch", "WebSearch", "web_search", "web_fetch" -> Presentations.WEB;
-        case "TodoWrite", "TodoRead", "TaskCreate", "TaskUpdate", "TaskList" -> Presentations.TODO;
+        case "TodoWrite", "TodoRead", "TaskCreate", "TaskUpdate", "TaskList" -> Presentations.TODO_LIST;
         case "Skill" -> Presentations.SKILL;
         case "Task", "Agent" -> Presentations.SUBAGENT;
         case "Workflow" -> Presentations.WORKFLOW;

@@ -81,7 +81,7 @@ final class CodexEnvelopes {
       case "apply_patch", "edit_file", "write_file" -> Presentations.EDIT;
       case "read_file", "view_image" -> Presentations.READ;
       case "web_search", "web_search_call", "web.run" -> Presentations.WEB;
-      case "update_plan" -> Presentations.TODO;
+      case "update_plan" -> Presentations.TODO_LIST;
       case "spawn_agent", "send_input", "wait_agent" -> Presentations.SUBAGENT;
       case "grep", "find", "list_dir", "tool_search_call" -> Presentations.SEARCH;
       default -> Presentations.GENERIC;

@@ -9,7 +9,7 @@ public final class Presentations {
   public static final String EDIT = "edit";
   public static final String SEARCH = "search";
   public static final String WEB = "web";
-  public static final String TODO = "todo";
+  public static final String TODO_LIST = "todo";
   public static final String SKILL = "skill";
   public static final String SUBAGENT = "subagent";
   public static final String WORKFLOW = "workflow";

@@ -256,7 +256,7 @@ public final class Session {
     }
     if (!host.verbs.contains(verb)) {
       out.send(Ack.nack(callId, "unsupported verb: " + verb.wire()
-          + " (not implemented by this runtime; see welcome.capabilities.verbs)"));
+          + " (this runtime does not offer it; see welcome.capabilities.verbs)"));
       return;
     }
     if (a.observe() != null) {
