@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.agentdesk.terminal.parser.Agent;
 import dev.agentdesk.terminal.parser.ManualClock;
 import dev.agentdesk.terminal.parser.ParsingTerminal;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,7 +24,31 @@ class TerminalFuzzTest {
   private static final int CHUNKS_PER_STREAM = 2_000;
 
   @Test
-  void randomAndMutatedChunksNeverThrowAndStayBounded() {
+  void randomAndMutatedChunksNeverThrowAndStayBounded() throws Throwable {
+    onReaderThread(TerminalFuzzTest::fuzz);
+  }
+
+  /**
+   * Runs on a thread with the JVM's default stack (1 MB), as the server's PTY readers do, not on
+   * the test's main thread (8 MB here), so a deep recursion fails here as it would there.
+   */
+  private static void onReaderThread(Runnable body) throws Throwable {
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    Thread t = new Thread(() -> {
+      try {
+        body.run();
+      } catch (Throwable e) {
+        failure.set(e);
+      }
+    }, "pty-reader-like");
+    t.start();
+    t.join();
+    if (failure.get() != null) {
+      throw failure.get();
+    }
+  }
+
+  private static void fuzz() {
     long chunks = Size.pick(20_000L, 10_000_000L);
     List<byte[]> seeds = seedChunks();
     assertThat(seeds).as("seed corpus (terminal fixtures)").isNotEmpty();
@@ -86,6 +112,35 @@ class TerminalFuzzTest {
         .put("p99_chunk_us", p99 / 1000.0).put("max_chunk_us", maxChunkNanos / 1000.0)
         .put("heap_peak_mb", heapPeak / (1024.0 * 1024.0))
         .write(chunks + " chunks, " + bytes / (1024 * 1024) + " MiB", "0 exceptions; log within capacity");
+  }
+
+  /**
+   * Found by the 10⁷-chunk run (chunk 937 696): {@code ■ CSI 99999999 b} (REP) fills the whole
+   * screen with the glyph, the rows join into one 30 000-character logical line, and a regex
+   * whose repeated group recursed once per glyph overflowed the stack. Every agent, the largest
+   * screen, each repeatable lead glyph and the digit-unit runs of the retry and elapsed-time
+   * patterns, on a thread with the default 1 MB stack of the server's PTY readers.
+   */
+  @Test
+  void screenLongRunsOfOneGlyphDoNotOverflowTheParser() throws Throwable {
+    List<String> fills = List.of("■", "●", "!", ">", "│", "⚠\uFE0F", "1s", "1h 2m", " Error: ");
+    onReaderThread(() -> {
+      for (Agent agent : Agent.values()) {
+        for (String fill : fills) {
+          ParsingTerminal term = new ParsingTerminal(agent, 300, 100, new ManualClock(0));
+          String prefix = fill.codePointCount(0, fill.length()) == 1 ? fill + "\u001b[99999999b"
+              : fill.repeat(30_000 / fill.length());
+          byte[] out = ("\u001b[H" + prefix + " You've hit your usage limit. Try again in 2 days 17 hours.\r\n"
+              + "• Working (" + "1h ".repeat(5_000) + "• esc to interrupt)\r\n").getBytes(StandardCharsets.UTF_8);
+          try {
+            term.output(out, 0, out.length);
+            term.tick();
+          } catch (StackOverflowError e) {
+            throw new AssertionError("stack overflow on a screen-long run of '" + fill + "' (" + agent + ")");
+          }
+        }
+      }
+    });
   }
 
   private static byte[] nextChunk(Mutator mutator, List<byte[]> seeds) {

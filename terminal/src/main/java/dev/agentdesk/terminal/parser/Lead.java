@@ -6,10 +6,14 @@ package dev.agentdesk.terminal.parser;
  * prose never does, so anchoring generic patterns here keeps sentences about rate limits out.
  */
 final class Lead {
-  /** Regex fragment: start of row, then any marker glyphs and an optional error label. */
-  static final String MARK = "^\\s*(?:[✕✗×■⎿●⏺•◦⚠⚡!>│┃▌]\\uFE0F?\\s*)*"
+  /**
+   * Regex fragment: start of row, then marker glyphs and error labels. Both runs are bounded:
+   * java.util.regex recurses once per repetition of a group, so an unbounded run over a logical
+   * line of thousands of glyphs (a screen filled by {@code CSI n b}) overflowed the stack.
+   */
+  static final String MARK = "^\\s*(?:[✕✗×■⎿●⏺•◦⚠⚡!>│┃▌]\\uFE0F?\\s*){0,16}"
       + "(?:\\[?(?:API )?Error:?\\s*|ERROR:?\\s*|error:?\\s*|Ran into this error:\\s*|Unexpected error:\\s*"
-      + "|stream error:\\s*|[A-Za-z_][\\w.]*(?:Error|Exception):\\s*)*";
+      + "|stream error:\\s*|[A-Za-z_][\\w.]*(?:Error|Exception):\\s*){0,4}";
 
   private Lead() {}
 }

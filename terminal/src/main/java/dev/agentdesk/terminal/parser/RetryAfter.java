@@ -6,9 +6,10 @@ import java.util.regex.Pattern;
 /** Reads a retry delay out of rate-limit text ("try again in 2 hours 5 minutes", "Retry-After: 30", "6.034s"). */
 final class RetryAfter {
   private static final String UNIT = "(?:days?|d|hours?|hrs?|hr|h|minutes?|mins?|min|m|seconds?|secs?|sec|s|milliseconds?|ms)";
+  /** At most 8 parts ("2 days 17 hours …"): a bounded group keeps java.util.regex's recursion shallow on long lines. */
   private static final Pattern COMPOUND = Pattern.compile(
       "(?i)(?:try again in|retry(?:ing)? in|retry after|please retry after|resets in|wait)\\s+"
-          + "((?:\\d+(?:\\.\\d+)?\\s*" + UNIT + "\\b[\\s,]*(?:and\\s+)?)+)");
+          + "((?:\\d+(?:\\.\\d+)?\\s*" + UNIT + "\\b[\\s,]*(?:and\\s+)?){1,8})");
   private static final Pattern PART = Pattern.compile("(?i)(\\d+(?:\\.\\d+)?)\\s*(" + UNIT + ")\\b");
   private static final Pattern HEADER = Pattern.compile("(?i)retry-after['\"]?\\s*[:=]\\s*['\"]?(\\d{1,7})\\b");
   private static final Pattern RETRY_DELAY = Pattern.compile("(?i)\"retryDelay\"\\s*:\\s*\"(\\d+(?:\\.\\d+)?)s\"");

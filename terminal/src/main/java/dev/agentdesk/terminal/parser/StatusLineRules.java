@@ -10,7 +10,7 @@ final class StatusLineRules {
       "^\\s*[✻✽✶✳✢*·⏺●]\\s*(\\S[^…()]*?)(?:…|\\.\\.\\.)\\s*([^()]*?)\\s*\\(([^()]*)\\)?\\s*$");
   /** Codex: "• Working (4s • esc to interrupt) · 1 background terminal running". */
   private static final Pattern CODEX = Pattern.compile(
-      "^\\s*[•◦]\\s+(\\S.*?)\\s+\\((\\d+[hms](?:\\s*\\d+[hms])*)\\s*[•·]\\s*[Ee]sc to interrupt\\)(.*)$");
+      "^\\s*[•◦]\\s+(\\S.*?)\\s+\\((\\d+[hms](?:\\s*\\d+[hms]){0,8})\\s*[•·]\\s*[Ee]sc to interrupt\\)(.*)$");
   /** Gemini CLI: "⠏ Thinking... (esc to cancel, 5s)". */
   private static final Pattern GEMINI = Pattern.compile(
       "^\\s*[\\u2800-\\u28FF]\\s+(\\S.*?)\\s*\\([Ee]sc to cancel,\\s*([^)]+)\\)\\s*$");
@@ -29,7 +29,9 @@ final class StatusLineRules {
   private static final Pattern GENERIC = Pattern.compile(
       "^\\s*[\\u2801-\\u28FF]\\s+(\\S.*?)(?:\\.\\.\\.|…)\\s*(?:\\(([^)]*)\\))?\\s*$");
 
-  private static final Pattern TIME = Pattern.compile("^\\s*(\\d+(?:\\.\\d+)?[hms](?:\\s*\\d+(?:\\.\\d+)?[hms])*)\\s*$");
+  // Repeated groups are bounded ({0,8}): java.util.regex recurses per repetition, and a
+  // logical line can be a whole screen long.
+  private static final Pattern TIME = Pattern.compile("^\\s*(\\d+(?:\\.\\d+)?[hms](?:\\s*\\d+(?:\\.\\d+)?[hms]){0,8})\\s*$");
   private static final Pattern TOKENS = Pattern.compile("(?i)^\\s*(.*\\btokens?\\b.*?)\\s*$");
 
   private StatusLineRules() {}
