@@ -1,6 +1,7 @@
 package dev.agentdesk.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -9,6 +10,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentdesk.aci.WireException;
 import dev.agentdesk.aci.wire.AciMessage;
+import dev.agentdesk.aci.wire.Action;
 import dev.agentdesk.aci.wire.BinaryFrame;
 import dev.agentdesk.aci.wire.BinaryFrames;
 import dev.agentdesk.aci.wire.WireCodec;
@@ -48,7 +50,7 @@ class AciDecoderFuzzTest {
     SplittableRandom random = mutator.random();
     Map<WireException.Reason, Integer> reasons = new EnumMap<>(WireException.Reason.class);
     int accepted = 0;
-    int beyond32Bits = 0;
+    int beyond64Bits = 0;
     List<String> disagreements = new ArrayList<>();
     for (long i = 0; i < cases; i++) {
       JsonNode seed = seeds.get(random.nextInt(seeds.size()));
@@ -60,9 +62,9 @@ class AciDecoderFuzzTest {
         decoded = WireCodec.decode(text);
       } catch (WireException e) {
         reasons.merge(e.reason(), 1, Integer::sum);
-        if (e.reason() == WireException.Reason.INVALID_VALUE && hasIntegerBeyond32Bits(text)) {
-          // Documented limit of the Java model (docs/aci-wire.md): counts and sizes are 32-bit.
-          beyond32Bits++;
+        if (e.reason() == WireException.Reason.INVALID_VALUE && hasIntegerBeyond64Bits(text)) {
+          // Documented limit of the Java model (docs/aci-wire.md): integers are 64-bit (pixel caps saturate).
+          beyond64Bits++;
           continue;
         }
         if (e.reason() != WireException.Reason.MALFORMED_JSON && schemaValid(text) && disagreements.size() < 10) {
@@ -81,7 +83,7 @@ class AciDecoderFuzzTest {
     assertThat(disagreements).isEmpty();
     assertThat(accepted).as("some mutations stay valid").isPositive();
     Figures.of("ACI JSON decoder fuzz").put("accepted", accepted).put("rejected", cases - accepted)
-        .put("reasons", reasons.toString()).put("rejected_beyond_32_bit_integers", beyond32Bits)
+        .put("reasons", reasons.toString()).put("rejected_beyond_64_bit_integers", beyond64Bits)
         .write(cases + " messages", "every one typed-rejected or schema-valid; decoder and schema agree");
   }
 
@@ -116,25 +118,49 @@ class AciDecoderFuzzTest {
         .write(cases + " frames", "every one typed-rejected or accepted and round-trips");
   }
 
-  private static boolean hasIntegerBeyond32Bits(String text) {
+  private static boolean hasIntegerBeyond64Bits(String text) {
     try {
-      return beyond32Bits(MAPPER.readTree(text));
+      return beyond64Bits(MAPPER.readTree(text));
     } catch (IOException e) {
       return false;
     }
   }
 
-  private static boolean beyond32Bits(JsonNode node) {
-    if (node.isIntegralNumber() || (node.isNumber() && node.asDouble() == Math.rint(node.asDouble()))) {
-      double v = node.asDouble();
-      return v > Integer.MAX_VALUE || v < Integer.MIN_VALUE;
+  private static boolean beyond64Bits(JsonNode node) {
+    if (node.isNumber()) {
+      java.math.BigDecimal d = node.decimalValue();
+      return (d.signum() == 0 || d.stripTrailingZeros().scale() <= 0)
+          && (d.compareTo(java.math.BigDecimal.valueOf(Long.MAX_VALUE)) > 0
+              || d.compareTo(java.math.BigDecimal.valueOf(Long.MIN_VALUE)) < 0);
     }
     for (Iterator<JsonNode> it = node.elements(); it.hasNext(); ) {
-      if (beyond32Bits(it.next())) {
+      if (beyond64Bits(it.next())) {
         return true;
       }
     }
     return false;
+  }
+
+  /**
+   * The schema bounds {@code max_long_edge} below only: values beyond 32 and 64 bits are valid,
+   * and the decoder accepts them (saturated to the largest int, which caps nothing either).
+   * {@code quality} has a maximum of 100, so a huge one stays a typed rejection.
+   */
+  @Test
+  void pixelCapsBeyondThe32BitRangeAreAcceptedAsTheSchemaAllows() {
+    for (String edge : List.of("2147483648", "1099511627776", "100000000000000000000000000000", "4.4e12")) {
+      String json = "{\"verb\":\"screenshot\",\"max_long_edge\":" + edge + "}";
+      assertThat(contract.validate("#/$defs/Action", json)).as("schema accepts %s", edge).isEmpty();
+      Action a = WireCodec.decodeAs(Action.class, json);
+      assertThat(a.maxLongEdge()).as("decoded %s", edge).isEqualTo(Integer.MAX_VALUE);
+      assertThat(contract.validate("#/$defs/Action", WireCodec.encode(a))).as("re-encoded %s", edge).isEmpty();
+    }
+    for (String bad : List.of("\"max_long_edge\":0", "\"max_long_edge\":-99999999999", "\"max_long_edge\":1.5",
+        "\"quality\":4294967296")) {
+      String json = "{\"verb\":\"screenshot\"," + bad + "}";
+      assertThat(contract.validate("#/$defs/Action", json)).as("schema rejects %s", bad).isNotEmpty();
+      assertThatThrownBy(() -> WireCodec.decodeAs(Action.class, json)).as(bad).isInstanceOf(WireException.class);
+    }
   }
 
   private boolean schemaValid(String text) {

@@ -102,7 +102,7 @@ final class JsonDecoders {
     List<TargetKind> targets = c.requiredList("targets", (v, q) -> JsonIn.enumOf(v, TargetKind.class, q));
     List<ObservationType> types =
         c.requiredList("observation_types", (v, q) -> JsonIn.enumOf(v, ObservationType.class, q));
-    Integer maxLongEdge = c.int32("max_long_edge");
+    Integer maxLongEdge = c.saturatedInt("max_long_edge");
     List<ImageFormat> formats = c.list("image_formats", (v, q) -> JsonIn.enumOf(v, ImageFormat.class, q));
     Boolean binary = c.bool("binary_frames");
     Boolean dedup = c.bool("frame_dedup");
@@ -232,7 +232,7 @@ final class JsonDecoders {
         .ms(in.integer("ms"))
         .scope(in.object("scope", JsonIn::scopeValue))
         .fps(in.number("fps"))
-        .maxLongEdge(in.int32("max_long_edge"))
+        .maxLongEdge(in.saturatedInt("max_long_edge"))
         .format(in.enumValue("format", ImageFormat.class))
         .quality(in.int32("quality"))
         .delta(in.bool("delta"))
@@ -292,7 +292,7 @@ final class JsonDecoders {
     Scope scope = in.object("scope", JsonIn::scopeValue);
     ImageFormat format = in.enumValue("format", ImageFormat.class);
     Integer quality = in.int32("quality");
-    Integer maxLongEdge = in.int32("max_long_edge");
+    Integer maxLongEdge = in.saturatedInt("max_long_edge");
     return make(path, () -> new ObserveSpec(scope, format, quality, maxLongEdge));
   }
 

@@ -132,6 +132,32 @@ final class JsonIn {
     return v.intValue();
   }
 
+  /**
+   * An integer the schema bounds below only (a pixel cap such as {@code max_long_edge}) that the
+   * model keeps as an {@code int}: any value beyond the int range caps nothing more than {@link
+   * Integer#MAX_VALUE} does, so it saturates instead of being rejected — the decoder accepts every
+   * value the schema accepts (no 32- or 64-bit limit). Bounds below stay with the constructor.
+   */
+  Integer saturatedInt(String field) {
+    JsonNode v = node.get(field);
+    if (v == null) {
+      return null;
+    }
+    if (v.isNumber()) {
+      BigDecimal d = v.decimalValue();
+      if (d.signum() == 0 || d.stripTrailingZeros().scale() <= 0) {
+        if (d.compareTo(BigDecimal.valueOf(Integer.MAX_VALUE)) > 0) {
+          return Integer.MAX_VALUE;
+        }
+        if (d.compareTo(BigDecimal.valueOf(Integer.MIN_VALUE)) < 0) {
+          return Integer.MIN_VALUE;
+        }
+        return d.intValueExact();
+      }
+    }
+    return (int) integerValue(v, at(field)); // not an integer: integerValue throws the typed error
+  }
+
   /** A required field whose value may be JSON null ({@code "type": ["integer", "null"]}). */
   Long requiredNullableInteger(String field) {
     JsonNode v = node.get(field);
