@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -74,41 +75,21 @@ class ExposureTest {
     Object host = runtime.host();
     Method matches = host.getClass().getDeclaredMethod("tokenMatches", String.class);
     matches.setAccessible(true);
+    Predicate<String> check = token -> {
+      try {
+        return (Boolean) matches.invoke(host, token);
+      } catch (ReflectiveOperationException e) {
+        throw new IllegalStateException(e);
+      }
+    };
     String firstWrong = (char) (TOKEN.charAt(0) + 1) + TOKEN.substring(1);
     String lastWrong = TOKEN.substring(0, TOKEN.length() - 1) + (char) (TOKEN.charAt(TOKEN.length() - 1) + 1);
-    assertThat(matches.invoke(host, TOKEN)).isEqualTo(true);
-    assertThat(matches.invoke(host, firstWrong)).isEqualTo(false);
-    int batches = 61;
-    long[] first = new long[batches];
-    long[] last = new long[batches];
-    for (int warm = 0; warm < 3; warm++) {
-      time(matches, host, firstWrong, 20_000);
-      time(matches, host, lastWrong, 20_000);
-    }
-    for (int b = 0; b < batches; b++) {
-      // ABBA order so neither case always runs first (JIT, cache and frequency drift cancel out).
-      if (b % 2 == 0) {
-        first[b] = time(matches, host, firstWrong, 5_000);
-        last[b] = time(matches, host, lastWrong, 5_000);
-      } else {
-        last[b] = time(matches, host, lastWrong, 5_000);
-        first[b] = time(matches, host, firstWrong, 5_000);
-      }
-    }
-    Arrays.sort(first);
-    Arrays.sort(last);
-    double ratio = (double) first[batches / 2] / last[batches / 2];
+    assertThat(check.test(TOKEN)).isTrue();
+    assertThat(check.test(firstWrong)).isFalse();
+    double ratio = ConstantTime.medianRatio(check, firstWrong, lastWrong);
     assertThat(ratio).as("median time first-byte-wrong / last-byte-wrong").isBetween(0.67, 1.5);
     Figures.of("Exposure: constant-time token compare").put("median_ratio", Math.round(ratio * 1000) / 1000.0)
-        .write(batches + " ABBA-interleaved batches × 5000 compares", "first-byte vs last-byte mismatch take the same time");
-  }
-
-  private static long time(Method m, Object host, String token, int n) throws Exception {
-    long t0 = System.nanoTime();
-    for (int i = 0; i < n; i++) {
-      m.invoke(host, token);
-    }
-    return System.nanoTime() - t0;
+        .write(ConstantTime.describe(), "first-byte vs last-byte mismatch take the same time");
   }
 
   @Test

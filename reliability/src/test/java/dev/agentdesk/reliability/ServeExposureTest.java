@@ -5,14 +5,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.agentdesk.app.serve.AgentdeskServer;
 import dev.agentdesk.app.serve.Serve;
 import dev.agentdesk.app.serve.ServeConfig;
-import java.net.Socket;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Method;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -62,6 +65,47 @@ class ServeExposureTest {
           .write(apiPaths.size() + " endpoints × (no token, wrong token); " + traversals.size() + " traversal paths",
               "every unauthenticated call 401; no traversal reads outside the roots (4xx, no file content)");
     }
+  }
+
+  /**
+   * The server's token check hashes the presented token and compares fixed-length SHA-256
+   * digests with {@link java.security.MessageDigest#isEqual}, like the ACI runtime: the time shows
+   * neither where a wrong token differs nor whether its length is right. Measured on the check
+   * itself (medians of ABBA-interleaved batches within a factor of 1.5, as for the runtime); all
+   * tokens here fit one SHA-256 block, so hashing costs the same for each.
+   */
+  @Test
+  void tokenCheckTakesTheSameTimeWhateverTheWrongTokenLooksLike() throws Exception {
+    Class<?> guardClass = Class.forName("dev.agentdesk.app.serve.AccessGuard");
+    Constructor<?> ctor = guardClass.getDeclaredConstructor(Optional.class, boolean.class);
+    ctor.setAccessible(true);
+    Object guard = ctor.newInstance(Optional.of(TOKEN), false);
+    Method matches = guardClass.getDeclaredMethod("tokenMatches", String.class);
+    matches.setAccessible(true);
+    Predicate<String> check = token -> {
+      try {
+        return (Boolean) matches.invoke(guard, token);
+      } catch (ReflectiveOperationException e) {
+        throw new IllegalStateException(e);
+      }
+    };
+    String firstWrong = "X" + TOKEN.substring(1);
+    String lastWrong = TOKEN.substring(0, TOKEN.length() - 1) + "X";
+    String shorter = TOKEN.substring(0, TOKEN.length() / 2);
+    String longer = TOKEN + "-and-some-more";
+    assertThat(check.test(TOKEN)).as("the token itself").isTrue();
+    for (String wrong : List.of(firstWrong, lastWrong, shorter, longer, TOKEN.substring(1), TOKEN + "x", "")) {
+      assertThat(check.test(wrong)).as("'%s'", wrong).isFalse();
+    }
+    double position = ConstantTime.medianRatio(check, firstWrong, lastWrong);
+    double length = ConstantTime.medianRatio(check, shorter, lastWrong);
+    assertThat(position).as("median time first-byte-wrong / last-byte-wrong").isBetween(0.67, 1.5);
+    assertThat(length).as("median time half-length / right-length-wrong").isBetween(0.67, 1.5);
+    Figures.of("Exposure: serve token compare (SHA-256 digests)")
+        .put("median_ratio_first_vs_last_byte", Math.round(position * 1000) / 1000.0)
+        .put("median_ratio_short_vs_right_length", Math.round(length * 1000) / 1000.0)
+        .write(ConstantTime.describe() + " per pair",
+            "wrong position and wrong length take the same time; prefixes, extensions and empty refused");
   }
 
   /** A raw HTTP/1.1 GET, so the request path reaches the server exactly as written. */
