@@ -78,6 +78,11 @@ public final class AciRuntime implements AutoCloseable {
     return server.port();
   }
 
+  /** Bytes queued for all connections and not yet written (what slow clients cost this runtime). */
+  public long queuedOutboundBytes() {
+    return server.queuedBytes();
+  }
+
   public SessionHost host() {
     return host;
   }

@@ -2,7 +2,6 @@ package dev.agentdesk.aci.runtime.screencast;
 
 import dev.agentdesk.aci.runtime.AciRuntimeException;
 import dev.agentdesk.aci.wire.Action;
-import dev.agentdesk.aci.wire.ObservationMsg;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,20 +12,21 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Consumer;
 
 /**
  * One connection's screencasts. {@code start_screencast} opens a stream whose id is the action's
  * call_id; up to {@value #MAX_STREAMS} run at once on one connection (e.g. different scopes), and
  * {@code stop_screencast} ends them all. Captures run on one scheduler thread per connection and
  * sends on one sender thread, both created with the first stream and ended with the connection.
+ * Each stream keeps at most one frame in flight (handed to the transport, not yet written) and
+ * one parked, so a client that stops reading costs the runtime at most two frames per stream.
  */
 public final class Screencasts implements AutoCloseable {
   /** Concurrent streams per connection; a start beyond it is refused, never queued. */
   public static final int MAX_STREAMS = 4;
 
   private final FrameSource source;
-  private final Consumer<ObservationMsg> deliver;
+  private final FrameSink deliver;
   private final int longEdgeCap;
   private final StreamRegistry registry;
   private final Map<String, Running> streams = new LinkedHashMap<>();
@@ -37,11 +37,11 @@ public final class Screencasts implements AutoCloseable {
   private record Running(Stream stream, ScheduledFuture<?> schedule) {}
 
   /**
-   * @param deliver the connection's outbound path (it serialises its own sends)
+   * @param deliver the connection's droppable outbound path (it serialises its own sends)
    * @param longEdgeCap the runtime's largest long edge, also the default
    * @param registry the runtime's memory of ended streams, for resume_stream
    */
-  public Screencasts(FrameSource source, Consumer<ObservationMsg> deliver, int longEdgeCap, StreamRegistry registry) {
+  public Screencasts(FrameSource source, FrameSink deliver, int longEdgeCap, StreamRegistry registry) {
     this.registry = registry;
     this.source = source;
     this.deliver = deliver;

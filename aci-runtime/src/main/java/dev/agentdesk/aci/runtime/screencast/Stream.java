@@ -11,16 +11,18 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.Executor;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One running screencast. Each tick captures a frame; a frame whose raw-pixel hash equals the last
  * delivered one is not sent (idle suppression). Frames are built against the last <em>delivered</em>
- * frame and parked in a single pending slot that a sender drains: when the connection is slower
- * than the stream, a newer frame replaces the parked one, so at most one frame per stream ever
- * waits and the seq it would have had shows the client a gap.
+ * frame and parked in a single pending slot that a sender drains. The sender hands a frame to the
+ * transport only when the previous one has been written to the socket (the transport's completion
+ * callback), so at most one frame is in flight and one parked: when the connection is slower than
+ * the stream — or the client stops reading — a newer frame replaces the parked one and the seq it
+ * would have had shows the client a gap. A frame the connection refuses (too many unwritten bytes)
+ * is dropped the same way and the next tick builds a fresh one against what the client really has.
  */
 final class Stream {
   /** In delta mode a full keyframe follows every this many delivered delta frames. */
@@ -30,7 +32,7 @@ final class Stream {
   private final String id;
   private final StreamSettings settings;
   private final FrameSource source;
-  private final Consumer<ObservationMsg> deliver;
+  private final FrameSink deliver;
   private final Executor sender;
   private final PngEncoder png = new PngEncoder();
   private final JpegEncoder jpeg = new JpegEncoder();
@@ -43,19 +45,21 @@ final class Stream {
   private String lastDeliveredHash;
   private int deltasSinceKey;
   private Pending pending;
+  /** A drain is scheduled or a frame is in flight: the next drain starts from the write callback. */
   private boolean sending;
   private volatile boolean stopped;
   private long dropped;
+  private long delivered;
 
   /** A built frame waiting for the sender, with the pixels it brings the client to. */
   private record Pending(ObservationMsg msg, RgbImage image, String hash, boolean key) {}
 
-  Stream(String id, StreamSettings settings, FrameSource source, Consumer<ObservationMsg> deliver, Executor sender) {
+  Stream(String id, StreamSettings settings, FrameSource source, FrameSink deliver, Executor sender) {
     this(id, 0, settings, source, deliver, sender);
   }
 
   /** @param firstSeq where seq starts: 0, or where a resumed stream left off */
-  Stream(String id, long firstSeq, StreamSettings settings, FrameSource source, Consumer<ObservationMsg> deliver,
+  Stream(String id, long firstSeq, StreamSettings settings, FrameSource source, FrameSink deliver,
       Executor sender) {
     this.nextSeq = firstSeq;
     this.id = id;
@@ -88,20 +92,23 @@ final class Stream {
     String hash = image.frameHash();
     boolean start;
     synchronized (this) {
-      if (stopped || (pending != null && hash.equals(pending.hash()))) {
+      if (stopped) {
         return;
       }
-      if (hash.equals(lastDeliveredHash)) {
+      if (pending == null || !hash.equals(pending.hash())) {
+        if (hash.equals(lastDeliveredHash)) {
+          if (pending != null) {
+            pending = null; // the screen went back to what the client already has: nothing to send
+            dropped++;
+          }
+          return;
+        }
         if (pending != null) {
-          pending = null; // the screen went back to what the client already has: nothing to send
           dropped++;
         }
-        return;
+        pending = build(image, hash);
       }
-      if (pending != null) {
-        dropped++;
-      }
-      pending = build(image, hash);
+      // a frame is parked: start the sender unless it runs or waits for a write (a refused frame retries here)
       start = !sending;
       sending = true;
     }
@@ -140,29 +147,49 @@ final class Stream {
     return Base64.getEncoder().encodeToString(bytes);
   }
 
-  /** Sends parked frames until the slot is empty; runs on the sender executor. */
+  /**
+   * Hands the parked frame, if any, to the transport; runs on the sender executor. An accepted
+   * frame's write callback schedules the next drain, so a frame is never handed over while the
+   * previous one is unwritten.
+   */
   private void drain() {
-    while (true) {
-      synchronized (sendLock) {
-        Pending p;
-        synchronized (this) {
-          p = pending;
-          if (p == null || stopped) {
-            pending = null;
-            sending = false;
-            return;
-          }
-          pending = null;
-          // handed to the transport from here on: the next frame is built against these pixels
+    synchronized (sendLock) {
+      // One lock around take-offer-record: a tick must never build a delta against pixels that
+      // are about to be (or fail to be) handed over. offer() only queues, it does not block.
+      synchronized (this) {
+        Pending p = pending;
+        pending = null;
+        if (p == null || stopped) {
+          sending = false;
+          return;
+        }
+        boolean accepted;
+        try {
+          accepted = deliver.offer(p.msg(), this::written);
+        } catch (RuntimeException e) {
+          LOG.debug("screencast {} send failed: {}", id, e.toString());
+          accepted = false;
+        }
+        if (accepted) {
+          // handed to the transport: the next frame is built against these pixels
           lastDelivered = p.image();
           lastDeliveredHash = p.hash();
           deltasSinceKey = p.key() ? 0 : deltasSinceKey + 1;
+          delivered++;
+        } else {
+          pending = p; // refused (the connection is full): parked again, the next tick retries
+          sending = false;
         }
-        try {
-          deliver.accept(p.msg());
-        } catch (RuntimeException e) {
-          LOG.debug("screencast {} send failed: {}", id, e.toString());
-        }
+      }
+    }
+  }
+
+  private void written() {
+    try {
+      sender.execute(this::drain);
+    } catch (java.util.concurrent.RejectedExecutionException closing) {
+      synchronized (this) {
+        sending = false;
       }
     }
   }
@@ -182,8 +209,13 @@ final class Stream {
     return nextSeq;
   }
 
-  /** Frames built but replaced before they were sent (their seqs are the gaps the client sees). */
+  /** Frames built but replaced or refused before they were sent (their seqs are the gaps the client sees). */
   synchronized long dropped() {
     return dropped;
+  }
+
+  /** Frames handed to the transport. */
+  synchronized long delivered() {
+    return delivered;
   }
 }

@@ -1,22 +1,24 @@
 package dev.agentdesk.aci.runtime.server;
 
 import dev.agentdesk.aci.runtime.AciRuntimeException;
-import dev.agentdesk.aci.runtime.session.Outbound;
 import dev.agentdesk.aci.runtime.session.Session;
 import dev.agentdesk.aci.runtime.session.SessionHost;
 import dev.agentdesk.aci.runtime.session.SessionLimits;
-import dev.agentdesk.aci.wire.AciMessage;
-import dev.agentdesk.aci.wire.WireCodec;
+import dev.agentdesk.aci.runtime.session.Transport;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpStatus;
 import io.javalin.websocket.WsContext;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import org.eclipse.jetty.websocket.api.Callback;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,7 +61,7 @@ public final class AciServer implements AutoCloseable {
       cfg.routes.exception(Refused.class, (e, ctx) -> { });
       cfg.routes.ws("/", ws -> {
         ws.onConnect(ctx -> {
-          Session s = new Session(host, new WsOutbound(ctx));
+          Session s = new Session(host, new WsTransport(ctx));
           sessions.put(ctx.sessionId(), s);
           if (sessions.size() > MAX_CONNECTIONS) {
             sessions.remove(ctx.sessionId());
@@ -160,6 +162,11 @@ public final class AciServer implements AutoCloseable {
     return sessions.size();
   }
 
+  /** Bytes queued for all connections and not yet written to their sockets. */
+  public long queuedBytes() {
+    return sessions.values().stream().mapToLong(Session::queuedBytes).sum();
+  }
+
   @Override
   public void close() {
     sessions.values().forEach(Session::onClose);
@@ -170,24 +177,48 @@ public final class AciServer implements AutoCloseable {
     }
   }
 
-  /** Sends are serialised per connection so that frames never interleave. */
-  private static final class WsOutbound implements Outbound {
+  /**
+   * Jetty's asynchronous sends. Javalin's {@code WsContext.send} passes a no-op callback, and Jetty
+   * queues without limit for a client that stops reading; sending with our own callback is what lets
+   * the session see how much is still unwritten. Sends are serialised so that messages never interleave.
+   */
+  private static final class WsTransport implements Transport {
     private final WsContext ctx;
 
-    WsOutbound(WsContext ctx) {
+    WsTransport(WsContext ctx) {
       this.ctx = ctx;
     }
 
     @Override
-    public void send(AciMessage message) {
-      String text = WireCodec.encode(message);
+    public void text(String text, Runnable written) {
+      send(written, cb -> ctx.session.sendText(text, cb));
+    }
+
+    @Override
+    public void binary(byte[] message, Runnable written) {
+      send(written, cb -> ctx.session.sendBinary(ByteBuffer.wrap(message), cb));
+    }
+
+    private void send(Runnable written, Consumer<Callback> how) {
+      AtomicBoolean once = new AtomicBoolean();
+      Runnable done = () -> {
+        if (once.compareAndSet(false, true)) {
+          written.run();
+        }
+      };
       synchronized (this) {
-        if (ctx.session.isOpen()) {
-          try {
-            ctx.send(text);
-          } catch (RuntimeException e) {
-            LOG.debug("send on a closing connection: {}", e.toString());
-          }
+        if (!ctx.session.isOpen()) {
+          done.run();
+          return;
+        }
+        try {
+          how.accept(Callback.from(done, failure -> {
+            LOG.debug("send failed: {}", failure.toString());
+            done.run();
+          }));
+        } catch (RuntimeException e) {
+          LOG.debug("send on a closing connection: {}", e.toString());
+          done.run();
         }
       }
     }

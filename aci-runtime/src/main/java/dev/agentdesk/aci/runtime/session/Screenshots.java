@@ -14,6 +14,7 @@ import dev.agentdesk.aci.wire.CoordinateSpace;
 import dev.agentdesk.aci.wire.ImageFormat;
 import dev.agentdesk.aci.wire.ObservationImage;
 import dev.agentdesk.aci.wire.ObservationMsg;
+import dev.agentdesk.aci.wire.ObserveSpec;
 import dev.agentdesk.aci.wire.PointerPosition;
 import dev.agentdesk.aci.wire.Scope;
 import java.util.Base64;
@@ -70,18 +71,29 @@ final class Screenshots {
   }
 
   ObservationMsg answer(String callId, Action a) {
-    Frame f = capture(a.scope(), a.maxLongEdge());
+    return observation(callId, a.scope(), a.maxLongEdge(), a.format(), a.quality(), a.ifNoneMatch());
+  }
+
+  /** The follow-up observation of an observe-after-act: the same capture levers, never not_modified. */
+  ObservationMsg observe(String callId, ObserveSpec spec) {
+    return observation(callId, spec.scope(), spec.maxLongEdge(), spec.format(), spec.quality(), null);
+  }
+
+  private ObservationMsg observation(String callId, Scope scope, Integer maxLongEdge, ImageFormat requested,
+      Integer requestedQuality, String ifNoneMatch) {
+    Frame f = capture(scope, maxLongEdge);
     String hash = f.image().frameHash();
     ObservationMsg.Builder b = ObservationMsg.builder("obs-" + callId)
         .cause(callId)
         .frameHash(hash)
         .pointer(pointer())
         .display(space(f));
-    if (hash.equals(a.ifNoneMatch())) {
+    if (hash.equals(ifNoneMatch)) {
       return b.notModified(true).build();
     }
-    ImageFormat format = a.format() == null ? ImageFormat.PNG : a.format();
-    int quality = format == ImageFormat.JPEG && a.quality() != null ? a.quality() : JpegEncoder.DEFAULT_QUALITY;
+    ImageFormat format = requested == null ? ImageFormat.PNG : requested;
+    int quality = format == ImageFormat.JPEG && requestedQuality != null ? requestedQuality
+        : JpegEncoder.DEFAULT_QUALITY;
     String key = hash + "/" + format.wire() + "/" + (format == ImageFormat.JPEG ? quality : 0);
     Encoded cached = last;
     String ref;

@@ -44,6 +44,7 @@ public final class Session {
       "exec_output", "exec_exit");
 
   private final SessionHost host;
+  private final Framing framing;
   private final Outbound out;
   private final DesktopActions desktop;
   private final Screenshots screenshots;
@@ -58,13 +59,14 @@ public final class Session {
   private volatile boolean authenticated;
   private volatile boolean closed;
 
-  public Session(SessionHost host, Outbound transport) {
+  public Session(SessionHost host, Transport transport) {
     this.host = host;
-    this.out = WireContract.debugEnabled() ? new CheckingOutbound(transport) : transport;
+    this.framing = new Framing(transport, WireContract.debugEnabled());
+    this.out = framing;
     this.structured = host.structured == null ? null : new StructuredActions(host.structured);
     this.desktop = new DesktopActions(host.desktop, structured == null ? null : structured::centre);
     this.screenshots = new Screenshots(host.desktop);
-    this.screencasts = new Screencasts((scope, edge) -> screenshots.capture(scope, edge).image(), out::send,
+    this.screencasts = new Screencasts((scope, edge) -> screenshots.capture(scope, edge).image(), out::offer,
         SessionLimits.MAX_LONG_EDGE, host.streams);
     this.execs = new ExecActions(host.exec, out, host.pool);
     this.worker = Executors.newSingleThreadExecutor(SessionHost.daemon("aci-session"));
@@ -162,6 +164,8 @@ public final class Session {
     authenticated = true;
     handshakeTimer.cancel(false);
     touch();
+    // the welcome always advertises binary_frames; the session uses them only when the client asked
+    framing.binary(hello.accept() != null && hello.accept().wantsBinaryFrames());
     out.send(host.welcome());
   }
 
@@ -259,11 +263,6 @@ public final class Session {
           + " (this runtime does not offer it; see welcome.capabilities.verbs)"));
       return;
     }
-    if (a.observe() != null) {
-      out.send(Ack.nack(callId, "observe is not supported by this runtime (welcome.capabilities.observe_after_act"
-          + " is false): send the action, then a screenshot"));
-      return;
-    }
     switch (verb) {
       case WAIT -> {
         long ms = Math.min(a.ms() == null ? 0 : a.ms(), SessionLimits.MAX_WAIT_MS);
@@ -276,9 +275,33 @@ public final class Session {
         out.send(Ack.ok(callId));
       }
       case SCREENSHOT -> submit(callId, () -> screenshots.answer(callId, a));
-      case OBSERVE, INVOKE_ACTION, SET_VALUE -> submit(callId, () -> structured.run(callId, a));
-      default -> submit(callId, () -> desktop.run(callId, a));
+      case OBSERVE -> submit(callId, () -> structured.run(callId, a));
+      case INVOKE_ACTION, SET_VALUE -> submit(callId, () -> observed(callId, a, structured.run(callId, a)));
+      default -> submit(callId, () -> observed(callId, a, desktop.run(callId, a)));
     }
+  }
+
+  /**
+   * Observe-after-act: a mutating action that asked to {@code observe} and succeeded gets its ack
+   * first, then a fresh observation with cause = its call_id, captured with the observe levers
+   * (a binary frame on a binary session). A failed action gets its nack and no follow-up; a failed
+   * capture turns the follow-up into the error result {@code observe failed: ...}.
+   */
+  private AciMessage observed(String callId, Action a, AciMessage reply) {
+    if (a.observe() == null || !(reply instanceof Ack ack) || !ack.ok()) {
+      return reply;
+    }
+    out.send(reply);
+    try {
+      return screenshots.observe(callId, a.observe());
+    } catch (RuntimeException e) {
+      return Result.error(callId, "observe failed: " + e.getMessage());
+    }
+  }
+
+  /** Bytes of this connection the transport has not written yet (a client that stops reading). */
+  public long queuedBytes() {
+    return framing.queuedBytes();
   }
 
   private void startScreencast(String callId, Action a) {
@@ -382,26 +405,6 @@ public final class Session {
     worker.shutdownNow();
     if (structured != null) {
       structured.close();
-    }
-  }
-
-  /** Validates every outgoing message against the bundled schema (debug mode). */
-  private static final class CheckingOutbound implements Outbound {
-    private final Outbound inner;
-
-    CheckingOutbound(Outbound inner) {
-      this.inner = inner;
-    }
-
-    @Override
-    public void send(AciMessage message) {
-      WireContract.bundled().check(message);
-      inner.send(message);
-    }
-
-    @Override
-    public void close() {
-      inner.close();
     }
   }
 

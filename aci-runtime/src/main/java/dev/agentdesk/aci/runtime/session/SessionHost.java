@@ -88,7 +88,7 @@ public final class SessionHost implements AutoCloseable {
                 : List.of(TargetKind.POINT_PX, TargetKind.POINT_NORM, TargetKind.ELEMENT_REF),
             structured == null ? List.of(ObservationType.SCREENSHOT, ObservationType.SCREENCAST)
                 : List.of(ObservationType.SCREENSHOT, ObservationType.SCREENCAST, ObservationType.A11Y),
-            SessionLimits.MAX_LONG_EDGE, List.of(ImageFormat.PNG, ImageFormat.JPEG), false, true, false,
+            SessionLimits.MAX_LONG_EDGE, List.of(ImageFormat.PNG, ImageFormat.JPEG), true, true, true,
             structured != null));
     this.timers = Executors.newScheduledThreadPool(1, daemon("aci-timer"));
     this.pool = Executors.newCachedThreadPool(daemon("aci-exec"));

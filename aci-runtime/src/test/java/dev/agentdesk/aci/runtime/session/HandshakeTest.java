@@ -58,8 +58,8 @@ class HandshakeTest {
       assertThat(verbs).doesNotContain("exec");
       assertThat(caps.path("image_formats").toString()).isEqualTo("[\"png\",\"jpeg\"]");
       assertThat(caps.path("frame_dedup").asBoolean()).isTrue();
-      assertThat(caps.path("binary_frames").asBoolean()).isFalse();
-      assertThat(caps.path("observe_after_act").asBoolean()).isFalse();
+      assertThat(caps.path("binary_frames").asBoolean()).isTrue();
+      assertThat(caps.path("observe_after_act").asBoolean()).isTrue();
       assertThat(caps.path("structured_observation").asBoolean()).isTrue();
       assertThat(caps.path("max_long_edge").asInt()).isEqualTo(2576);
       assertThat(caps.path("targets").toString()).isEqualTo("[\"point_px\",\"point_norm\",\"element_ref\"]");

@@ -3,6 +3,8 @@ package dev.agentdesk.aci.runtime.session;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentdesk.aci.wire.BinaryFrame;
+import dev.agentdesk.aci.wire.BinaryFrames;
 import dev.agentdesk.aci.wire.WireCodec;
 import dev.agentdesk.aci.wire.WireContract;
 import java.net.URI;
@@ -23,8 +25,9 @@ final class WireClient implements AutoCloseable {
   private static final String CLOSED = "\0closed";
   private final WebSocket ws;
   private final Listener listener;
-  private final BlockingQueue<String> inbox;
+  private final BlockingQueue<Object> inbox;
   private int validated;
+  private int binaryFrames;
 
   private WireClient(WebSocket ws, Listener listener) {
     this.ws = ws;
@@ -48,6 +51,64 @@ final class WireClient implements AutoCloseable {
     return c;
   }
 
+  /** Connects with {@code hello.accept.binary_frames: true} and checks the welcome offers them. */
+  static WireClient authenticatedBinary(int port, String token) {
+    WireClient c = connect(port);
+    c.send("{\"type\":\"hello\",\"v\":0,\"client\":{\"name\":\"test\",\"version\":\"1\"},\"accept\":"
+        + "{\"binary_frames\":true},\"token\":\"" + token + "\"}");
+    JsonNode w = c.next();
+    assertThat(w.path("type").asText()).as("welcome, got %s", w).isEqualTo("welcome");
+    assertThat(w.at("/capabilities/binary_frames").asBoolean()).isTrue();
+    return c;
+  }
+
+  /**
+   * The next message of a binary session: a schema-checked text message as {@link JsonNode}, or a
+   * binary message as a decoded {@link BinaryFrame} whose JSON header was checked against its
+   * schema definition ({@code BinaryFrameHeader} or {@code BinaryExecOutputHeader}); null when
+   * nothing arrives within {@code timeoutMs}.
+   */
+  Object pollAny(long timeoutMs) {
+    Object m;
+    try {
+      m = inbox.poll(timeoutMs, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      throw new AssertionError(e);
+    }
+    if (m == null) {
+      return null;
+    }
+    if (m instanceof byte[] bytes) {
+      ByteBuffer b = ByteBuffer.wrap(bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+      int headerLen = b.getInt();
+      String header = new String(bytes, 4, headerLen, java.nio.charset.StandardCharsets.UTF_8);
+      String def = WireCodec.parse(header).path("type").asText().equals("exec_output")
+          ? "#/$defs/BinaryExecOutputHeader" : "#/$defs/BinaryFrameHeader";
+      assertThat(WireContract.bundled().validate(def, header)).as("%s violations in %s", def, header).isEmpty();
+      validated++;
+      binaryFrames++;
+      return BinaryFrames.decode(bytes);
+    }
+    String text = (String) m;
+    assertThat(text).as("connection still open").isNotEqualTo(CLOSED);
+    assertThat(WireContract.bundled().validate("#", text)).as("schema violations in %s", abbreviate(text))
+        .isEmpty();
+    validated++;
+    return WireCodec.parse(text);
+  }
+
+  /** {@link #pollAny} that insists on a message. */
+  Object nextAny() {
+    Object m = pollAny(15_000);
+    assertThat(m).as("a message within 15 s").isNotNull();
+    return m;
+  }
+
+  /** Binary messages received so far. */
+  int binaryFrames() {
+    return binaryFrames;
+  }
+
   void send(String text) {
     ws.sendText(text, true).join();
   }
@@ -64,7 +125,7 @@ final class WireClient implements AutoCloseable {
   JsonNode next(long timeoutMs) {
     String text;
     try {
-      text = inbox.poll(timeoutMs, TimeUnit.MILLISECONDS);
+      text = text(inbox.poll(timeoutMs, TimeUnit.MILLISECONDS));
     } catch (InterruptedException e) {
       throw new AssertionError(e);
     }
@@ -80,7 +141,7 @@ final class WireClient implements AutoCloseable {
   JsonNode poll(long timeoutMs) {
     String text;
     try {
-      text = inbox.poll(timeoutMs, TimeUnit.MILLISECONDS);
+      text = text(inbox.poll(timeoutMs, TimeUnit.MILLISECONDS));
     } catch (InterruptedException e) {
       throw new AssertionError(e);
     }
@@ -98,7 +159,7 @@ final class WireClient implements AutoCloseable {
   void expectClosed() {
     String text;
     try {
-      text = inbox.poll(10, TimeUnit.SECONDS);
+      text = text(inbox.poll(10, TimeUnit.SECONDS));
     } catch (InterruptedException e) {
       throw new AssertionError(e);
     }
@@ -132,6 +193,14 @@ final class WireClient implements AutoCloseable {
     return next();
   }
 
+  /** A text message, or a failure naming the binary message that came instead. */
+  private static String text(Object m) {
+    if (m instanceof byte[] b) {
+      throw new AssertionError("a binary message (" + b.length + " bytes) where text was expected");
+    }
+    return (String) m;
+  }
+
   private static String abbreviate(String s) {
     return s.length() > 300 ? s.substring(0, 300) + "…" : s;
   }
@@ -147,9 +216,23 @@ final class WireClient implements AutoCloseable {
   }
 
   private static final class Listener implements WebSocket.Listener {
-    final BlockingQueue<String> inbox = new LinkedBlockingQueue<>();
+    final BlockingQueue<Object> inbox = new LinkedBlockingQueue<>();
     volatile int closeCode = -1;
     private final StringBuilder partial = new StringBuilder();
+    private final java.io.ByteArrayOutputStream partialBinary = new java.io.ByteArrayOutputStream();
+
+    @Override
+    public CompletionStage<?> onBinary(WebSocket webSocket, ByteBuffer data, boolean last) {
+      byte[] chunk = new byte[data.remaining()];
+      data.get(chunk);
+      partialBinary.writeBytes(chunk);
+      if (last) {
+        inbox.add(partialBinary.toByteArray());
+        partialBinary.reset();
+      }
+      webSocket.request(1);
+      return null;
+    }
 
     @Override
     public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {

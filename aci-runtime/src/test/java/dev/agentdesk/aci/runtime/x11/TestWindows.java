@@ -40,6 +40,19 @@ public final class TestWindows implements AutoCloseable {
     return id;
   }
 
+  /** Moves a window (any client's, e.g. another application's) to {@code (px, py)}. */
+  public void move(long id, int px, int py) {
+    Move.X.XMoveWindow(x.dpy, id, px, py);
+    Xlib.X.XSync(x.dpy, false);
+  }
+
+  /** The one Xlib call this test helper needs beyond the runtime's binding. */
+  private interface Move extends com.sun.jna.Library {
+    Move X = com.sun.jna.Native.load("X11", Move.class);
+
+    int XMoveWindow(Pointer display, long window, int x, int y);
+  }
+
   public void destroy(long id) {
     Xlib.X.XDestroyWindow(x.dpy, id);
     Xlib.X.XSync(x.dpy, false);
