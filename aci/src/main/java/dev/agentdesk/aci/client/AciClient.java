@@ -398,25 +398,63 @@ public final class AciClient implements AutoCloseable {
   }
 
   /**
-   * Starts a screencast; frames arrive at {@link #onObservation} listeners. Returns the stream id
-   * (the call id). {@code fps}, {@code delta} and {@code resumeStream} may be null.
+   * Starts a screencast; frames arrive at {@link #onObservation} listeners as the runtime sends
+   * them (keyframes and delta tiles). Returns the stream id (the call id). {@code fps}, {@code delta}
+   * and {@code resumeStream} may be null. {@link #screencast} composes full frames instead.
    */
   public String startScreencast(ObserveSpec levers, Double fps, Boolean delta, String resumeStream) {
+    String id = nextCallId();
+    startStream(id, levers, fps, delta, resumeStream);
+    return id;
+  }
+
+  /**
+   * Starts a screencast and subscribes to it: every frame, keyframe or delta, text or binary, is
+   * composited into a full picture, read with {@link Screencast#next} and, when {@code listener} is
+   * not null, also handed to it on the client's event thread. Frames that arrive between the start
+   * and this method's return are not lost. {@code fps}, {@code delta} and {@code resumeStream} may be null.
+   */
+  public Screencast screencast(ObserveSpec levers, Double fps, Boolean delta, String resumeStream,
+      Consumer<StreamCompositor.Frame> listener) {
+    String id = nextCallId();
+    Screencast cast = new Screencast(this, id, resumeStream, listener);
+    session.onObservation(cast.tap());
+    try {
+      startStream(id, levers, fps, delta, resumeStream);
+    } catch (RuntimeException e) {
+      session.removeObservationListener(cast.tap());
+      throw e;
+    }
+    return cast;
+  }
+
+  void unsubscribe(Consumer<ObservationMsg> tap) {
+    session.removeObservationListener(tap);
+  }
+
+  private void startStream(String id, ObserveSpec levers, Double fps, Boolean delta, String resumeStream) {
     Action a = Action.builder(Verb.START_SCREENCAST).scope(levers.scope()).format(levers.format())
         .quality(levers.quality()).maxLongEdge(levers.maxLongEdge()).fps(fps).delta(delta)
         .resumeStream(resumeStream).build();
     Advertised.require(capabilities(), a);
-    String id = nextCallId();
     LinkedBlockingQueue<Object> replies = session.register(id);
     try {
       session.send(new ActionMsg(id, a), timeout);
       AciMessage reply = Session.await(replies, "start_screencast (" + id + ")", timeout);
       failIfNotOk(reply, "start_screencast");
       expect(reply, Ack.class, "start_screencast");
-      return id;
     } finally {
       session.unregister(id);
     }
+  }
+
+  /**
+   * A view of this client whose mutating verbs ask for observe-after-act with {@code levers}: each
+   * returns the ack together with the fresh observation the runtime captured right after the
+   * action. Needs {@code capabilities.observe_after_act}.
+   */
+  public ObservingClient observing(ObserveSpec levers) {
+    return new ObservingClient(this, levers);
   }
 
   public Ack stopScreencast() {

@@ -189,6 +189,10 @@ final class Session implements WebSocket.Listener {
     observationListeners.add(l);
   }
 
+  void removeObservationListener(Consumer<ObservationMsg> l) {
+    observationListeners.remove(l);
+  }
+
   void onExecEvent(Consumer<AciMessage> l) {
     execListeners.add(l);
   }
