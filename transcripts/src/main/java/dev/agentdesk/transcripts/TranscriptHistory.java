@@ -59,6 +59,15 @@ public final class TranscriptHistory implements AutoCloseable {
         store.sessionRows(resolved).orElseThrow()));
   }
 
+  /**
+   * The full id of the stored session {@code id} or of the one session whose id starts with it.
+   *
+   * @throws TranscriptException {@code UNKNOWN_SESSION} when nothing (or more than one session) matches
+   */
+  public String resolveSessionId(String id) {
+    return resolve(id);
+  }
+
   private String resolve(String id) {
     if (store.hasSession(id)) {
       return id;
@@ -74,6 +83,11 @@ public final class TranscriptHistory implements AutoCloseable {
 
   public List<SearchHit> search(String query, int limit) {
     return store.search(query, limit);
+  }
+
+  /** Ranked matches within the sessions {@code filter} admits (applied before the limit). */
+  public List<SearchHit> search(String query, SearchFilter filter, int limit) {
+    return store.search(query, filter, limit);
   }
 
   /**

@@ -7,6 +7,7 @@ import dev.agentdesk.testkit.TempSqlite;
 import dev.agentdesk.testkit.TempSqliteExtension;
 import dev.agentdesk.transcripts.index.Importer;
 import dev.agentdesk.transcripts.store.TranscriptStore;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -42,8 +43,8 @@ class StoreTest {
         assertThat(rs.getString(1)).isEqualTo("wal");
       }
     }
-    assertThat(count(db, "SELECT COUNT(*) FROM schema_migrations")).isEqualTo(1);
-    assertThat(count(db, "SELECT MAX(version) FROM schema_migrations")).isEqualTo(1);
+    assertThat(count(db, "SELECT COUNT(*) FROM schema_migrations")).isEqualTo(2);
+    assertThat(count(db, "SELECT MAX(version) FROM schema_migrations")).isEqualTo(2);
   }
 
   @Test
@@ -138,6 +139,93 @@ class StoreTest {
       assertThat(sonnet.responses()).isEqualTo(3);
       assertThat(sonnet.usage().output()).isEqualTo(57 + 20 + 30);
       assertThat(h.usage(UsageGrouping.DAY)).extracting(UsageRow::key).containsExactly("2026-01-05", "2026-01-06");
+    }
+  }
+
+  /** Thirty sessions of project "loud" that say zebra a lot, and one of project "quiet" that says it once. */
+  private static Path zebraProjects(Path dir) throws java.io.IOException {
+    Path projects = dir.resolve("projects");
+    for (int i = 0; i < 31; i++) {
+      boolean quiet = i == 30;
+      Path p = java.nio.file.Files.createDirectories(projects.resolve(quiet ? "-w-quiet" : "-w-loud"));
+      String id = String.format("2ebaa000-0000-4000-8000-%012d", i);
+      String text = quiet ? "one zebra among many other words of a long message about something else entirely"
+          : "zebra zebra zebra";
+      java.nio.file.Files.writeString(p.resolve(id + ".jsonl"), "{\"type\":\"user\",\"uuid\":\"u1\","
+          + "\"timestamp\":\"2026-03-01T10:00:00.000Z\",\"cwd\":\"/w/" + (quiet ? "quiet" : "loud") + "\","
+          + "\"message\":{\"role\":\"user\",\"content\":\"" + text + "\"}}\n");
+    }
+    return projects;
+  }
+
+  @Test
+  void searchFiltersApplyBeforeTheLimit(TempSqlite db, @org.junit.jupiter.api.io.TempDir Path dir)
+      throws java.io.IOException {
+    try (TranscriptHistory h = TranscriptHistory.open(db.file())) {
+      importFixtures(h);
+      h.importFrom(List.of(new Importer.Root(Provider.CLAUDE, zebraProjects(dir))), ImportListener.NONE);
+      // unfiltered, the quiet session ranks below the limit
+      assertThat(h.search("zebra", 5)).hasSize(5).allSatisfy(hit -> assertThat(hit.sessionId()).doesNotEndWith("30"));
+      String quiet = "2ebaa000-0000-4000-8000-000000000030";
+      assertThat(h.search("zebra", new SearchFilter(null, "quiet", null), 5)).singleElement()
+          .satisfies(hit -> assertThat(hit.sessionId()).isEqualTo(quiet));
+      assertThat(h.search("zebra", new SearchFilter(null, null, quiet), 5)).singleElement()
+          .satisfies(hit -> assertThat(hit.sessionId()).isEqualTo(quiet));
+      assertThat(h.search("zebra", new SearchFilter(Provider.CLAUDE, "loud", null), 20)).hasSize(20);
+      assertThat(h.search("zebra", new SearchFilter(Provider.CODEX, null, null), 5)).isEmpty();
+      // the codex fixture mentions the limiter; claude sessions that also do are filtered out before the limit
+      assertThat(h.search("limiter", new SearchFilter(Provider.CODEX, null, null), 1)).singleElement()
+          .satisfies(hit -> assertThat(hit.sessionId()).startsWith("019b"));
+    }
+  }
+
+  @Test
+  void aVersionOneDatabaseIsMigratedAndItsTextStaysSearchable(TempSqlite db) throws SQLException {
+    try (TranscriptHistory h = TranscriptHistory.open(db.file())) {
+      importFixtures(h);
+    }
+    // Put the database back into its version-1 shape: hash-named documents in search_docs.
+    try (Connection c = db.connect(); Statement s = c.createStatement()) {
+      s.execute("DROP TABLE search_fts");
+      s.execute("CREATE TABLE search_docs (id INTEGER PRIMARY KEY, session_id TEXT NOT NULL, kind TEXT NOT NULL,"
+          + " ref TEXT NOT NULL)");
+      s.execute("CREATE VIRTUAL TABLE search_fts USING fts5(body, content='', contentless_delete=1,"
+          + " tokenize='unicode61 remove_diacritics 2')");
+      s.execute("DELETE FROM schema_migrations WHERE version = 2");
+    }
+    try (TranscriptHistory h = TranscriptHistory.open(db.file())) {
+      assertThat(h.search("backoff configurable", 10)).first().satisfies(hit -> {
+        assertThat(hit.sessionId()).isEqualTo(MAIN);
+        assertThat(hit.ref()).isEqualTo("u9");
+      });
+      assertThat(h.search("TestRefill", 10)).extracting(SearchHit::kind).contains("tool_output");
+      assertThat(h.search("opened settings.py", 10)).isEmpty();
+    }
+    assertThat(count(db, "SELECT MAX(version) FROM schema_migrations")).isEqualTo(2);
+    assertThat(count(db, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'search_docs'")).isZero();
+  }
+
+  @Test
+  void reimportingARewrittenFileReplacesItsSearchableText(TempSqlite db, @org.junit.jupiter.api.io.TempDir Path dir)
+      throws java.io.IOException, SQLException {
+    Path projects = dir.resolve("projects");
+    Path f = java.nio.file.Files.createDirectories(projects.resolve("-w")).resolve("2ebaa000-0000-4000-8000-0000000000ff.jsonl");
+    String line = "{\"type\":\"user\",\"uuid\":\"u1\",\"timestamp\":\"2026-03-01T10:00:00.000Z\",\"cwd\":\"/w\","
+        + "\"message\":{\"role\":\"user\",\"content\":\"%s\"}}\n";
+    java.nio.file.Files.writeString(f, String.format(line, "aardvark"));
+    try (TranscriptHistory h = TranscriptHistory.open(db.file())) {
+      List<Importer.Root> roots = List.of(new Importer.Root(Provider.CLAUDE, projects));
+      h.importFrom(roots, ImportListener.NONE);
+      assertThat(h.search("aardvark", 5)).hasSize(1);
+      // same uuid, new text, file rewritten from the start
+      java.nio.file.Files.writeString(f, String.format(line, "pangolin") + String.format(line.replace("u1", "u2"),
+          "aardvark again"));
+      h.importFrom(roots, ImportListener.NONE);
+      assertThat(h.search("pangolin", 5)).singleElement().satisfies(hit -> assertThat(hit.ref()).isEqualTo("u1"));
+      assertThat(h.search("aardvark", 5)).singleElement().satisfies(hit -> assertThat(hit.ref()).isEqualTo("u2"));
+    }
+    try (Connection c = db.connect(); Statement s = c.createStatement()) {
+      s.execute("INSERT INTO search_fts(search_fts, rank) VALUES ('integrity-check', 1)");
     }
   }
 }

@@ -43,7 +43,8 @@ public final class HistoryImportCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print the import report as JSON")
   boolean json;
 
-  @Option(names = "--no-progress", description = "Do not draw the progress bar")
+  @Option(names = "--no-progress", description = "Do not report progress (on a terminal a bar; otherwise a line"
+      + " every 10 s)")
   boolean noProgress;
 
   @Override
@@ -70,7 +71,7 @@ public final class HistoryImportCommand implements Callable<Integer> {
       roots.add(new Importer.Root(Provider.CODEX, existing(p)));
     }
     PrintWriter err = spec.commandLine().getErr();
-    ProgressBar bar = noProgress ? null : new ProgressBar(err);
+    ProgressBar bar = noProgress ? null : new ProgressBar(err, ProgressBar.stderrIsTerminal());
     long t0 = System.nanoTime();
     ImportReport report = HistorySupport.withHistory(db, parent,
         h -> h.importFrom(roots, bar == null ? ImportListener.NONE : bar));

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.agentdesk.app.cli.HistoryCommand;
 import dev.agentdesk.app.cli.UserError;
+import dev.agentdesk.transcripts.Provider;
+import dev.agentdesk.transcripts.SearchFilter;
 import dev.agentdesk.transcripts.SearchHit;
 import java.io.PrintWriter;
 import java.util.List;
@@ -35,13 +37,30 @@ public final class HistorySearchCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print JSON")
   boolean json;
 
+  @Option(names = "--provider", paramLabel = "P", description = "Only sessions of this provider (claude or codex)")
+  String provider;
+
+  @Option(names = "--project", paramLabel = "NAME", description = "Only sessions of this project")
+  String project;
+
+  @Option(names = "--session", paramLabel = "ID", description = "Only this session (an unambiguous id prefix works)")
+  String session;
+
   @Override
   public Integer call() throws Exception {
     if (limit <= 0) {
       throw new UserError("--limit must be positive");
     }
     String query = String.join(" ", words);
-    List<SearchHit> hits = HistorySupport.withHistory(db, parent, h -> h.search(query, limit));
+    Provider p;
+    try {
+      p = provider == null ? null : Provider.parse(provider);
+    } catch (IllegalArgumentException e) {
+      throw new UserError(e.getMessage());
+    }
+    // Filters go into the ranked query, so a filtered search still fills its limit.
+    List<SearchHit> hits = HistorySupport.withHistory(db, parent, h -> h.search(query,
+        new SearchFilter(p, project, session == null ? null : h.resolveSessionId(session)), limit));
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
       ObjectMapper m = new ObjectMapper();

@@ -53,6 +53,8 @@ class HistoryCliTest {
     assertThat(report.get("files").asInt()).isEqualTo(1);
     assertThat(report.get("problems").get(0).get("line").asInt()).isEqualTo(4);
     assertThat(imp.err()).contains("importing 1 files").contains("100%");
+    // stderr is a pipe here, not a terminal: plain lines, no carriage-return redraws
+    assertThat(imp.err()).doesNotContain("\r").contains("imported 100% (");
 
     // --db before or after the arguments, on history or on the subcommand
     CliRun list = run("history", "--db", db.toString(), "sessions", "--json");
@@ -112,5 +114,35 @@ class HistoryCliTest {
 
     CliRun notAFile = run("history", "parse", dir.toString());
     assertThat(notAFile.exit()).isEqualTo(2);
+  }
+
+  @Test
+  void searchFiltersByProviderProjectAndSessionBeforeTheLimit() throws IOException {
+    // a second project whose session says "flamingo" many times and so ranks first
+    Path loud = Files.createDirectories(projects.resolve("-home-dev-loud"));
+    String other = "7b0c0000-0000-4000-8000-00000000000b";
+    Files.writeString(loud.resolve(other + ".jsonl"), "{\"type\":\"user\",\"uuid\":\"u1\","
+        + "\"timestamp\":\"2026-02-02T08:00:00Z\",\"cwd\":\"/home/dev/loud\",\"message\":{\"role\":\"user\","
+        + "\"content\":\"flamingo flamingo flamingo\"}}\n");
+    assertThat(run("history", "import", "--claude", projects.toString(), "--db", db.toString()).exit()).isZero();
+
+    JsonNode top = JSON.readTree(run("history", "search", "flamingo", "--limit", "1", "--json", "--db",
+        db.toString()).out());
+    assertThat(top).hasSize(1);
+    assertThat(top.get(0).get("session_id").asText()).isEqualTo(other);
+
+    for (String[] filter : new String[][] {{"--project", "cli"}, {"--session", "7a0c0000-0000-4000-8000-00000000000a"},
+        {"--session", SESSION.substring(0, 8)}}) {
+      CliRun r = run("history", "search", "flamingo", "--limit", "1", "--json", filter[0], filter[1], "--db",
+          db.toString());
+      assertThat(r.exit()).as(r.err()).isZero();
+      JsonNode hits = JSON.readTree(r.out());
+      assertThat(hits).as(String.join(" ", filter)).hasSize(1);
+      assertThat(hits.get(0).get("session_id").asText()).isEqualTo(SESSION);
+    }
+    CliRun codex = run("history", "search", "flamingo", "--provider", "codex", "--json", "--db", db.toString());
+    assertThat(JSON.readTree(codex.out())).isEmpty();
+    CliRun badProvider = run("history", "search", "flamingo", "--provider", "gemini", "--db", db.toString());
+    assertThat(badProvider.exit()).isEqualTo(2);
   }
 }

@@ -63,7 +63,7 @@ public final class HistoryBench {
     out.put("db_bytes", Files.size(db));
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement()) {
       out.put("messages_visible", count(s, "SELECT COUNT(*) FROM messages WHERE visibility = 'VISIBLE'"));
-      out.put("fts_documents", count(s, "SELECT COUNT(*) FROM search_docs"));
+      out.put("fts_documents", count(s, "SELECT COUNT(*) FROM search_fts_docsize"));
       out.put("big_session_records", count(s, "SELECT (SELECT COUNT(*) FROM messages WHERE session_id = '"
           + CorpusGenerator.BIG_SESSION + "') + (SELECT COUNT(*) FROM tool_calls WHERE session_id = '"
           + CorpusGenerator.BIG_SESSION + "') + (SELECT COUNT(*) FROM tool_results WHERE session_id = '"

@@ -19,10 +19,13 @@ import dev.agentdesk.transcripts.records.TurnDurationRecord;
 import dev.agentdesk.transcripts.records.Visibility;
 import dev.agentdesk.transcripts.records.WorkflowRecord;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -134,6 +137,7 @@ public final class ClaudeCodeAdapter implements ProviderAdapter {
   /** Per-read state: the records of this read plus the small carry-over kept in the cursor. */
   static final class ClaudeLineParser {
     private static final int STATE_LIMIT = 256;
+    private static final int COUNTED_LIMIT = 64;
     private final SourceUnit unit;
     final List<TranscriptRecord> records = new ArrayList<>();
     final SessionAccumulator session = new SessionAccumulator();
@@ -146,6 +150,14 @@ public final class ClaudeCodeAdapter implements ProviderAdapter {
     private final ArrayNode workflowCalls;
     /** The last drift-format tool_use line, which a following drift tool_result answers. */
     private String lastDriftToolId;
+    /**
+     * Line uuids already counted in the message count: all of this read, plus the last
+     * {@link #COUNTED_LIMIT} of earlier reads (carried in the cursor), so a line written twice counts
+     * once. A copy further away than that across two incremental reads would count twice; writers
+     * repeat a line right after the original (a resumed write), so the carry-over stays small.
+     */
+    private final Set<String> counted = new HashSet<>();
+    private final ArrayDeque<String> recentlyCounted = new ArrayDeque<>();
 
     ClaudeLineParser(SourceUnit unit, String state) {
       this.unit = unit;
@@ -161,6 +173,26 @@ public final class ClaudeCodeAdapter implements ProviderAdapter {
       taskCalls = s != null && s.get("tasks") instanceof ObjectNode o ? o : JsonlScan.MAPPER.createObjectNode();
       workflowCalls = s != null && s.get("workflows") instanceof ArrayNode w ? w : JsonlScan.MAPPER.createArrayNode();
       lastDriftToolId = s != null ? Json.str(s, "drift") : null;
+      if (s != null && s.get("counted") instanceof ArrayNode c) {
+        c.forEach(u -> noteCounted(u.asText()));
+      }
+    }
+
+    /** Whether the line {@code uuid} is counted now (false when it was counted before). */
+    private boolean countOnce(String uuid) {
+      if (!counted.add(uuid)) {
+        return false;
+      }
+      noteCounted(uuid);
+      return true;
+    }
+
+    private void noteCounted(String uuid) {
+      counted.add(uuid);
+      recentlyCounted.addLast(uuid);
+      if (recentlyCounted.size() > COUNTED_LIMIT) {
+        recentlyCounted.removeFirst();
+      }
     }
 
     String stateJson() {
@@ -170,6 +202,10 @@ public final class ClaudeCodeAdapter implements ProviderAdapter {
       s.set("workflows", workflowCalls);
       if (lastDriftToolId != null) {
         s.put("drift", lastDriftToolId);
+      }
+      if (!recentlyCounted.isEmpty()) {
+        ArrayNode c = s.putArray("counted");
+        recentlyCounted.forEach(c::add);
       }
       return s.toString();
     }
@@ -329,7 +365,7 @@ public final class ClaudeCodeAdapter implements ProviderAdapter {
         default -> throw new IllegalStateException("hidden kinds are split off before");
       }
       out.add(msg(node, uuid, ordinal, role, shown, contentType, meta, Visibility.VISIBLE, null, null, null));
-      if (!meta && "user".equals(role)) {
+      if (!meta && "user".equals(role) && countOnce(uuid)) {
         session.messageCount++;
         session.firstPrompt(shown);
       }
@@ -413,7 +449,9 @@ public final class ClaudeCodeAdapter implements ProviderAdapter {
         out.add(msg(node, uuid, TranscriptRecord.ordinal(offset, 0), "assistant", content.asText(),
             ContentTypes.TEXT, false, Visibility.VISIBLE, model, responseId, usage));
         usagePlaced = true;
-        session.messageCount++;
+        if (countOnce(uuid)) {
+          session.messageCount++;
+        }
       } else if (content != null && content.isArray()) {
         int block = 0;
         for (JsonNode b : content) {
@@ -428,8 +466,10 @@ public final class ClaudeCodeAdapter implements ProviderAdapter {
               out.add(msg(node, id, TranscriptRecord.ordinal(offset, block), "assistant", Json.str(b, "text"),
                   ContentTypes.TEXT, false, Visibility.VISIBLE, model, responseId, usagePlaced ? null : usage));
               if (!counted) {
-                session.messageCount++;
                 counted = true;
+                if (countOnce(uuid)) {
+                  session.messageCount++;
+                }
               }
               usagePlaced = true;
             }

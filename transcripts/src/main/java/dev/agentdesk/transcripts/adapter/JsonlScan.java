@@ -2,6 +2,7 @@ package dev.agentdesk.transcripts.adapter;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentdesk.transcripts.LineProblem;
 import dev.agentdesk.transcripts.TranscriptException;
@@ -24,6 +25,8 @@ import java.util.List;
  */
 final class JsonlScan {
   static final ObjectMapper MAPPER = new ObjectMapper();
+  /** A reader bound to the tree type once, rather than resolving it for every line. */
+  private static final ObjectReader TREE = MAPPER.readerFor(JsonNode.class);
   private static final int HEAD_BYTES = 4096;
 
   /** Receives each JSON object line; throwing {@link BadLine} (or any runtime exception) skips it. */
@@ -114,9 +117,14 @@ final class JsonlScan {
     if (isBlank(buf, from, to)) {
       return;
     }
+    String notUtf8 = notUtf8(buf, from, to);
+    if (notUtf8 != null) {
+      problems.add(new LineProblem(unit.file().toString(), lineNo, "corrupt line: " + notUtf8));
+      return;
+    }
     JsonNode node;
     try {
-      node = MAPPER.readTree(buf, from, to - from);
+      node = TREE.readValue(buf, from, to - from);
     } catch (IOException e) {
       problems.add(new LineProblem(unit.file().toString(), lineNo, "invalid JSON: " + firstLine(e.getMessage())));
       return;
@@ -135,6 +143,24 @@ final class JsonlScan {
     }
   }
 
+  /**
+   * Why the line cannot be UTF-8 JSON text, or null. Lines are UTF-8; the parser would guess
+   * UTF-16 or UTF-32 from NUL bytes or a UTF-16 byte-order mark at the start and then read garbage,
+   * so such lines are refused here. (A NUL byte is invalid anywhere in JSON text, and 0xFE/0xFF never
+   * occur in UTF-8.)
+   */
+  static String notUtf8(byte[] buf, int from, int to) {
+    if (to > from && (buf[from] == (byte) 0xFE || buf[from] == (byte) 0xFF)) {
+      return "starts with a UTF-16 byte-order mark, not UTF-8 text";
+    }
+    for (int i = from; i < to; i++) {
+      if (buf[i] == 0) {
+        return "contains a NUL byte at column " + (i - from + 1) + " (not UTF-8 JSON text)";
+      }
+    }
+    return null;
+  }
+
   private static byte[] readFully(FileChannel ch, long at, byte[] buf, int from, int count) throws IOException {
     ByteBuffer bb = ByteBuffer.wrap(buf, from, count);
     while (bb.hasRemaining()) {
@@ -146,8 +172,11 @@ final class JsonlScan {
   }
 
   private static JsonNode tryParse(byte[] buf, int from, int len) {
+    if (notUtf8(buf, from, from + len) != null) {
+      return null;
+    }
     try {
-      return MAPPER.readTree(buf, from, len);
+      return TREE.readValue(buf, from, len);
     } catch (IOException e) {
       return null;
     }

@@ -32,7 +32,8 @@ final class SessionAccumulator {
   }
 
   void cwd(String value) {
-    if (value != null && !value.isBlank()) {
+    // Every line repeats the cwd; only a change needs the project name worked out again.
+    if (value != null && !value.isBlank() && !value.equals(cwd)) {
       cwd = value;
       String trimmed = value.replaceAll("[/\\\\]+$", "");
       int cut = Math.max(trimmed.lastIndexOf('/'), trimmed.lastIndexOf('\\'));

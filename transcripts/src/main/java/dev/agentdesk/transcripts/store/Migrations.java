@@ -2,6 +2,7 @@ package dev.agentdesk.transcripts.store;
 
 import dev.agentdesk.transcripts.TranscriptException;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -39,6 +40,9 @@ final class Migrations {
           s.execute("INSERT INTO schema_migrations(version, applied_at) VALUES (" + (v + 1) + ", '"
               + Instant.now() + "')");
         }
+        if (v + 1 == 2) {
+          reindex(c);
+        }
         c.commit();
       }
     } catch (SQLException | RuntimeException e) {
@@ -48,6 +52,41 @@ final class Migrations {
       c.setAutoCommit(auto);
     }
     return scripts.size();
+  }
+
+  /**
+   * Rebuilds the full-text index from the stored rows (version 2 changed how documents are named),
+   * with the same rules {@link RecordWriter} indexes by, in rowid order.
+   */
+  private static void reindex(Connection c) throws SQLException {
+    try (PreparedStatement ins = c.prepareStatement("INSERT INTO search_fts(rowid, body) VALUES (?, ?)");
+        Statement s = c.createStatement()) {
+      try (ResultSet rs = s.executeQuery("SELECT rowid, visibility, text FROM messages ORDER BY rowid")) {
+        while (rs.next()) {
+          add(ins, SearchDocs.MESSAGE.docId(rs.getLong(1)),
+              SearchDocs.messageBody("VISIBLE".equals(rs.getString(2)), rs.getString(3)));
+        }
+      }
+      try (ResultSet rs = s.executeQuery("SELECT rowid, name, input_json FROM tool_calls ORDER BY rowid")) {
+        while (rs.next()) {
+          add(ins, SearchDocs.TOOL_INPUT.docId(rs.getLong(1)), SearchDocs.toolInputBody(rs.getString(2),
+              rs.getString(3)));
+        }
+      }
+      try (ResultSet rs = s.executeQuery("SELECT rowid, content FROM tool_results ORDER BY rowid")) {
+        while (rs.next()) {
+          add(ins, SearchDocs.TOOL_OUTPUT.docId(rs.getLong(1)), SearchDocs.toolOutputBody(rs.getString(2)));
+        }
+      }
+    }
+  }
+
+  private static void add(PreparedStatement ins, long id, String body) throws SQLException {
+    if (body != null) {
+      ins.setLong(1, id);
+      ins.setString(2, body);
+      ins.executeUpdate();
+    }
   }
 
   /** Splits a script into statements; trigger bodies (BEGIN ... END;) stay whole. */

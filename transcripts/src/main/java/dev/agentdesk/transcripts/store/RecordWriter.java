@@ -17,16 +17,27 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.sql.ResultSet;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Serializes records into rows inside the caller's transaction. It has no transcript semantics:
  * each record is upserted by its identity, a delete-session record deletes, and a delta session
  * record is folded into the stored one with {@link SessionRecord#absorb} (in Java, not SQL).
+ *
+ * <p>Rows of {@code messages}, {@code tool_calls} and {@code tool_results} get their rowid from this
+ * writer (the next free one) unless the row exists already, so that the full-text document of a
+ * row can be named by its rowid (see {@link SearchDocs}) without reading anything back. Whether a
+ * row exists is known without a lookup for a session that had no rows when the transaction began
+ * (every file of a first import); other sessions look the identity up.
  */
 final class RecordWriter implements AutoCloseable {
   static final List<String> SESSION_TABLES = List.of("messages", "tool_calls", "tool_results", "summaries",
@@ -42,25 +53,41 @@ final class RecordWriter implements AutoCloseable {
   private final PreparedStatement workflow;
   private final PreparedStatement workflowAgent;
   private final PreparedStatement turn;
-  private final PreparedStatement doc;
   private final PreparedStatement docBody;
   private final PreparedStatement docDelete;
-  /** Documents of this flush by id; a later body for the same document replaces the earlier. */
-  private final Map<Long, String[]> docs = new LinkedHashMap<>();
+  private final Map<SearchDocs, PreparedStatement> lookups = new EnumMap<>(SearchDocs.class);
+  /** The next rowid to hand out, per document table. */
+  private final Map<SearchDocs, long[]> nextRowid = new EnumMap<>(SearchDocs.class);
+  /** Rows written in this transaction: kind, session and ref to rowid, and whether it was stored before. */
+  private final Map<SearchDocs, Map<String, Slot>> written = new EnumMap<>(SearchDocs.class);
+  /** Sessions that have no rows outside this transaction. */
+  private final Set<String> freshSessions = new HashSet<>();
+  /**
+   * Documents of this transaction in id order ({@code [session id, body]}); a later body for the
+   * same row replaces the earlier. FTS5 flushes its pending in-memory index whenever a rowid is not
+   * larger than the previous one, so documents are inserted in ascending order, once, in
+   * {@link #finish}.
+   */
+  private final TreeMap<Long, String[]> docs = new TreeMap<>();
+  /** Documents indexed by an earlier transaction whose row was rewritten: removed before inserting. */
+  private final Set<Long> staleDocs = new HashSet<>();
   private final SqlDialect dialect;
   private final List<PreparedStatement> all = new ArrayList<>();
+
+  /** Where a row of a document table lives. */
+  private record Slot(long rowid, boolean storedBefore) {}
 
   RecordWriter(Connection c, TranscriptStore store, SqlDialect dialect) throws SQLException {
     this.c = c;
     this.store = store;
     this.dialect = dialect;
-    message = prep(upsert("messages", List.of("session_id", "uuid"), "parent_uuid", "ordinal", "timestamp", "role",
-        "text", "content_type", "is_meta", "visibility", "model", "is_sidechain", "agent_id", "response_id",
+    message = prep(upsert("messages", List.of("session_id", "uuid"), "rowid", "parent_uuid", "ordinal", "timestamp",
+        "role", "text", "content_type", "is_meta", "visibility", "model", "is_sidechain", "agent_id", "response_id",
         "has_usage", "input_tokens", "output_tokens", "cache_read_tokens", "cache_creation_tokens"));
-    call = prep(upsert("tool_calls", List.of("session_id", "id"), "message_uuid", "ordinal", "timestamp", "name",
-        "presentation", "input_json", "file_path"));
-    result = prep(upsert("tool_results", List.of("session_id", "tool_use_id"), "ordinal", "timestamp", "content",
-        "is_error"));
+    call = prep(upsert("tool_calls", List.of("session_id", "id"), "rowid", "message_uuid", "ordinal", "timestamp",
+        "name", "presentation", "input_json", "file_path"));
+    result = prep(upsert("tool_results", List.of("session_id", "tool_use_id"), "rowid", "ordinal", "timestamp",
+        "content", "is_error"));
     summary = prep(upsert("summaries", List.of("session_id", "id"), "ordinal", "text", "leaf_uuid"));
     subagent = prep(upsert("subagents", List.of("session_id", "agent_id"), "parent_tool_call_id", "type",
         "description", "duration_ms", "total_tokens", "agent_session_id"));
@@ -69,9 +96,18 @@ final class RecordWriter implements AutoCloseable {
     workflowAgent = prep(upsert("workflow_agents", List.of("session_id", "run_id", "agent_id"), "type",
         "description", "status", "duration_ms", "total_tokens"));
     turn = prep(upsert("turn_durations", List.of("session_id", "uuid"), "ordinal", "timestamp", "duration_ms"));
-    doc = c.prepareStatement(dialect.indexDocumentSql().get(0));
-    docBody = c.prepareStatement(dialect.indexDocumentSql().get(1));
-    docDelete = c.prepareStatement(dialect.indexDocumentSql().get(2));
+    docBody = c.prepareStatement(dialect.indexDocumentSql().get(0));
+    docDelete = c.prepareStatement(dialect.indexDocumentSql().get(1));
+    for (SearchDocs k : SearchDocs.values()) {
+      lookups.put(k, c.prepareStatement("SELECT rowid FROM " + k.table + " WHERE session_id = ? AND " + k.refColumn
+          + " = ?"));
+      written.put(k, new HashMap<>());
+      try (PreparedStatement p = c.prepareStatement("SELECT COALESCE(MAX(rowid), 0) + 1 FROM " + k.table);
+          ResultSet rs = p.executeQuery()) {
+        rs.next();
+        nextRowid.put(k, new long[] {rs.getLong(1)});
+      }
+    }
   }
 
   private PreparedStatement prep(String sql) throws SQLException {
@@ -80,15 +116,23 @@ final class RecordWriter implements AutoCloseable {
     return p;
   }
 
-  /** Portable upsert: insert, or on a key conflict overwrite every other column. */
+  /**
+   * Portable upsert: insert, or on a key conflict overwrite every other column. A {@code rowid}
+   * column is inserted but never overwritten (a conflicting row keeps its rowid).
+   */
   static String upsert(String table, List<String> key, String... cols) {
     List<String> names = new ArrayList<>(key);
     names.addAll(List.of(cols));
     StringBuilder sb = new StringBuilder("INSERT INTO ").append(table).append(" (").append(String.join(", ", names))
         .append(") VALUES (").append("?, ".repeat(names.size() - 1)).append("?) ON CONFLICT (")
         .append(String.join(", ", key)).append(") DO UPDATE SET ");
-    for (int i = 0; i < cols.length; i++) {
-      sb.append(i == 0 ? "" : ", ").append(cols[i]).append(" = excluded.").append(cols[i]);
+    boolean first = true;
+    for (String col : cols) {
+      if (col.equals("rowid")) {
+        continue;
+      }
+      sb.append(first ? "" : ", ").append(col).append(" = excluded.").append(col);
+      first = false;
     }
     return sb.toString();
   }
@@ -101,28 +145,29 @@ final class RecordWriter implements AutoCloseable {
       } else if (r instanceof SessionRecord s) {
         flush();
         Optional<SessionRecord> existing = store.readSession(c, s.id());
+        if (existing.isEmpty()) {
+          freshSessions.add(s.id());
+        }
         writeSession(existing.isPresent() ? existing.get().absorb(s) : s);
       } else if (r instanceof MessageRecord m) {
         TokenUsage u = m.usage();
-        set(message, m.sessionId(), m.uuid(), m.parentUuid(), m.ordinal(), m.timestamp(), m.role(), m.text(),
-            m.contentType(), m.isMeta() ? 1L : 0L, m.visibility().name(), m.model(), m.isSidechain() ? 1L : 0L,
-            m.agentId(), m.responseId(), u == null ? 0L : 1L, u == null ? 0L : u.input(), u == null ? 0L : u.output(),
-            u == null ? 0L : u.cacheRead(), u == null ? 0L : u.cacheCreation());
-        if (m.visibility() == Visibility.VISIBLE && m.text() != null && !m.text().isBlank()) {
-          index(m.sessionId(), "message", m.uuid(), m.text());
-        }
+        Slot slot = slot(SearchDocs.MESSAGE, m.sessionId(), m.uuid());
+        set(message, m.sessionId(), m.uuid(), rowidParam(slot), m.parentUuid(), m.ordinal(), m.timestamp(), m.role(),
+            m.text(), m.contentType(), m.isMeta() ? 1L : 0L, m.visibility().name(), m.model(),
+            m.isSidechain() ? 1L : 0L, m.agentId(), m.responseId(), u == null ? 0L : 1L, u == null ? 0L : u.input(),
+            u == null ? 0L : u.output(), u == null ? 0L : u.cacheRead(), u == null ? 0L : u.cacheCreation());
+        document(SearchDocs.MESSAGE, slot, m.sessionId(),
+            SearchDocs.messageBody(m.visibility() == Visibility.VISIBLE, m.text()));
       } else if (r instanceof ToolCallRecord t) {
-        set(call, t.sessionId(), t.id(), t.messageUuid(), t.ordinal(), t.timestamp(), t.name(), t.presentation(),
-            t.inputJson(), t.filePath());
-        String body = (t.name() == null ? "" : t.name() + " ") + (t.inputJson() == null ? "" : t.inputJson());
-        if (!body.isBlank()) {
-          index(t.sessionId(), "tool_input", t.id(), body);
-        }
+        Slot slot = slot(SearchDocs.TOOL_INPUT, t.sessionId(), t.id());
+        set(call, t.sessionId(), t.id(), rowidParam(slot), t.messageUuid(), t.ordinal(), t.timestamp(), t.name(),
+            t.presentation(), t.inputJson(), t.filePath());
+        document(SearchDocs.TOOL_INPUT, slot, t.sessionId(), SearchDocs.toolInputBody(t.name(), t.inputJson()));
       } else if (r instanceof ToolResultRecord t) {
-        set(result, t.sessionId(), t.toolUseId(), t.ordinal(), t.timestamp(), t.content(), t.isError() ? 1L : 0L);
-        if (t.content() != null && !t.content().isBlank()) {
-          index(t.sessionId(), "tool_output", t.toolUseId(), t.content());
-        }
+        Slot slot = slot(SearchDocs.TOOL_OUTPUT, t.sessionId(), t.toolUseId());
+        set(result, t.sessionId(), t.toolUseId(), rowidParam(slot), t.ordinal(), t.timestamp(), t.content(),
+            t.isError() ? 1L : 0L);
+        document(SearchDocs.TOOL_OUTPUT, slot, t.sessionId(), SearchDocs.toolOutputBody(t.content()));
       } else if (r instanceof SummaryRecord s) {
         set(summary, s.sessionId(), s.id(), s.ordinal(), s.text(), s.leafUuid());
       } else if (r instanceof SubagentRecord s) {
@@ -141,65 +186,76 @@ final class RecordWriter implements AutoCloseable {
     flush();
   }
 
-  private void index(String sessionId, String kind, String ref, String body) throws SQLException {
-    docs.put(docId(sessionId, kind, ref), new String[] {sessionId, kind, ref, body});
+  /** The row of (session, ref) in a document table: where it is, or a fresh rowid for a new row. */
+  private Slot slot(SearchDocs kind, String sessionId, String ref) throws SQLException {
+    Map<String, Slot> seen = written.get(kind);
+    String key = sessionId + '\u0000' + ref;
+    Slot slot = seen.get(key);
+    if (slot != null) {
+      return slot;
+    }
+    Long stored = freshSessions.contains(sessionId) ? null : storedRowid(kind, sessionId, ref);
+    slot = stored != null ? new Slot(stored, true) : new Slot(nextRowid.get(kind)[0]++, false);
+    seen.put(key, slot);
+    return slot;
   }
 
-  /**
-   * Indexes this flush's documents. A new document is a plain insert; only a document that was
-   * indexed before is deleted first (a blanket replace costs a lookup per row in the index).
-   */
-  private void flushDocs() throws SQLException {
-    if (docs.isEmpty()) {
-      return;
+  private Long storedRowid(SearchDocs kind, String sessionId, String ref) throws SQLException {
+    PreparedStatement p = lookups.get(kind);
+    p.setString(1, sessionId);
+    p.setString(2, ref);
+    try (ResultSet rs = p.executeQuery()) {
+      return rs.next() ? rs.getLong(1) : null;
     }
-    List<Long> ids = new ArrayList<>(docs.keySet());
-    for (Long id : ids) {
-      String[] d = docs.get(id);
-      set(doc, id, d[0], d[1], d[2]);
+  }
+
+  /** A new row gets its rowid; an existing one is updated in place and keeps its rowid. */
+  private static Long rowidParam(Slot slot) {
+    return slot.storedBefore() ? null : slot.rowid();
+  }
+
+  private void document(SearchDocs kind, Slot slot, String sessionId, String body) {
+    long id = kind.docId(slot.rowid());
+    if (slot.storedBefore()) {
+      staleDocs.add(id);
     }
-    int[] inserted = doc.executeBatch();
-    boolean deletes = false;
-    for (int i = 0; i < ids.size(); i++) {
-      if (inserted[i] == 0) {
-        set(docDelete, ids.get(i));
-        deletes = true;
+    if (body == null) {
+      docs.remove(id);
+    } else {
+      docs.put(id, new String[] {sessionId, body});
+    }
+  }
+
+  /** Writes what is still pending, the full-text documents included; call once, before commit. */
+  void finish() throws SQLException {
+    flush();
+    if (!staleDocs.isEmpty()) {
+      for (Long id : staleDocs) {
+        set(docDelete, id);
       }
-    }
-    if (deletes) {
       docDelete.executeBatch();
+      staleDocs.clear();
     }
-    for (Long id : ids) {
-      set(docBody, id, docs.get(id)[3]);
-    }
-    docBody.executeBatch();
-    docs.clear();
-  }
-
-  /**
-   * The full-text document id of (session, kind, ref): a 63-bit FNV-1a hash, so that re-indexing
-   * the same document replaces it without a lookup. Two documents colliding (odds about 1e-7 at two
-   * million documents) would make one of them unsearchable, nothing worse.
-   */
-  static long docId(String sessionId, String kind, String ref) {
-    long h = 0xcbf29ce484222325L;
-    for (String part : new String[] {sessionId, kind, ref}) {
-      for (int i = 0; i < part.length(); i++) {
-        h ^= part.charAt(i);
-        h *= 0x100000001b3L;
+    if (!docs.isEmpty()) {
+      for (Map.Entry<Long, String[]> d : docs.entrySet()) {
+        set(docBody, d.getKey(), d.getValue()[1]);
       }
-      h ^= 0xff;
-      h *= 0x100000001b3L;
+      docBody.executeBatch();
+      docs.clear();
     }
-    return h & Long.MAX_VALUE;
   }
 
   void deleteSession(String sessionId) throws SQLException {
-    for (String sql : dialect.deleteSessionDocumentsSql()) {
-      try (PreparedStatement p = c.prepareStatement(sql)) {
-        p.setString(1, sessionId);
-        p.executeUpdate();
+    // What this transaction wrote for the session goes with it; later records of it are new rows.
+    docs.values().removeIf(d -> d[0].equals(sessionId));
+    String prefix = sessionId + '\u0000';
+    written.values().forEach(m -> m.keySet().removeIf(k -> k.startsWith(prefix)));
+    freshSessions.add(sessionId);
+    try (PreparedStatement p = c.prepareStatement(dialect.deleteSessionDocumentsSql())) {
+      for (int i = 1; i <= SearchDocs.values().length; i++) {
+        p.setString(i, sessionId);
       }
+      p.executeUpdate();
     }
     for (String table : SESSION_TABLES) {
       try (PreparedStatement p = c.prepareStatement("DELETE FROM " + table + " WHERE session_id = ?")) {
@@ -242,7 +298,6 @@ final class RecordWriter implements AutoCloseable {
     for (PreparedStatement p : all) {
       p.executeBatch();
     }
-    flushDocs();
   }
 
   @Override
@@ -250,8 +305,10 @@ final class RecordWriter implements AutoCloseable {
     for (PreparedStatement p : all) {
       p.close();
     }
-    doc.close();
     docBody.close();
     docDelete.close();
+    for (PreparedStatement p : lookups.values()) {
+      p.close();
+    }
   }
 }

@@ -18,20 +18,21 @@ sealed interface SqlDialect permits SqliteDialect {
   List<String> migrations();
 
   /**
-   * A query over the full-text index with one parameter for the match expression and one for the
-   * limit, returning session_id, kind, ref, rank (lower is better).
+   * A query over the full-text index returning (document id, rank), lower rank first. Parameters:
+   * the match expression, then one session-filter value for each non-null filter column (in the
+   * order source, project, id), then the limit. {@code filterColumns} names the {@code sessions}
+   * columns to filter on; empty means no filter.
    */
-  String searchSql();
+  String searchSql(List<String> filterColumns);
 
   /**
-   * Statements that index one document: the first records (id, session_id, kind, ref) and updates
-   * no row when the id exists; the second inserts (id, body) into the index; the third deletes the
-   * indexed body of an id.
+   * Statements over the index: the first inserts (document id, body), the second deletes the
+   * indexed body of a document id (deleting an id that is not indexed changes nothing).
    */
   List<String> indexDocumentSql();
 
-  /** Statements that remove a session's documents; each takes the session id. */
-  List<String> deleteSessionDocumentsSql();
+  /** A statement that removes the documents of a session's rows; it takes the session id once per document table. */
+  String deleteSessionDocumentsSql();
 
   /** The engine's match expression for the user's words. */
   String matchExpression(List<String> words);

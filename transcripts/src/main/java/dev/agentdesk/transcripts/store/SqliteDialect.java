@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * SQLite: WAL journal; FTS5 contentless index (with deletes) whose rowids are document ids from
- * {@code search_docs}; text lives only in the record tables, and snippets are cut from it.
+ * SQLite: WAL journal; FTS5 contentless index (with deletes) whose rowids name rows of the record
+ * tables ({@link SearchDocs}); text lives only in the record tables, and snippets are cut from it.
  */
 final class SqliteDialect implements SqlDialect {
 
@@ -28,25 +28,36 @@ final class SqliteDialect implements SqlDialect {
 
   @Override
   public List<String> migrations() {
-    return List.of(V1);
+    return List.of(V1, V2);
   }
 
   @Override
-  public String searchSql() {
-    return "SELECT d.session_id, d.kind, d.ref, f.rank FROM (SELECT rowid, bm25(search_fts) AS rank FROM search_fts"
-        + " WHERE search_fts MATCH ? ORDER BY rank LIMIT ?) f JOIN search_docs d ON d.id = f.rowid ORDER BY f.rank";
+  public String searchSql(List<String> filterColumns) {
+    if (filterColumns.isEmpty()) {
+      return "SELECT rowid, bm25(search_fts) AS rank FROM search_fts WHERE search_fts MATCH ? ORDER BY rank LIMIT ?";
+    }
+    // The filter runs before the limit: a document's session comes from its row (the id says which).
+    StringBuilder session = new StringBuilder("CASE x.rowid & 3");
+    for (SearchDocs k : SearchDocs.values()) {
+      session.append(" WHEN ").append(k.code).append(" THEN (SELECT session_id FROM ").append(k.table)
+          .append(" WHERE rowid = x.rowid >> 2)");
+    }
+    session.append(" END");
+    String where = filterColumns.stream().map(col -> col + " = ?").collect(Collectors.joining(" AND "));
+    return "SELECT x.rowid, x.rank FROM (SELECT rowid, bm25(search_fts) AS rank FROM search_fts WHERE search_fts"
+        + " MATCH ?) x WHERE " + session + " IN (SELECT id FROM sessions WHERE " + where + ") ORDER BY x.rank LIMIT ?";
   }
 
   @Override
   public List<String> indexDocumentSql() {
-    return List.of("INSERT INTO search_docs(id, session_id, kind, ref) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
-        "INSERT INTO search_fts(rowid, body) VALUES (?, ?)", "DELETE FROM search_fts WHERE rowid = ?");
+    return List.of("INSERT INTO search_fts(rowid, body) VALUES (?, ?)", "DELETE FROM search_fts WHERE rowid = ?");
   }
 
   @Override
-  public List<String> deleteSessionDocumentsSql() {
-    return List.of("DELETE FROM search_fts WHERE rowid IN (SELECT id FROM search_docs WHERE session_id = ?)",
-        "DELETE FROM search_docs WHERE session_id = ?");
+  public String deleteSessionDocumentsSql() {
+    return "DELETE FROM search_fts WHERE rowid IN (" + java.util.Arrays.stream(SearchDocs.values())
+        .map(k -> "SELECT rowid * 4 + " + k.code + " FROM " + k.table + " WHERE session_id = ?")
+        .collect(Collectors.joining(" UNION ALL ")) + ")";
   }
 
   @Override
@@ -108,5 +119,19 @@ final class SqliteDialect implements SqlDialect {
       CREATE INDEX search_docs_by_session ON search_docs(session_id);
       CREATE VIRTUAL TABLE search_fts USING fts5(body, content='', contentless_delete=1,
         tokenize='unicode61 remove_diacritics 2');
+      """;
+
+  /**
+   * Version 2: full-text document ids come from the rows' own rowids instead of a hash kept in
+   * {@code search_docs}. The index is rebuilt from the stored rows ({@link Migrations} does that in
+   * Java, with the same rules the writer uses). The pending-index size is raised so that a large
+   * import transaction becomes one index segment instead of one per megabyte.
+   */
+  private static final String V2 = """
+      DROP TABLE search_docs;
+      DROP TABLE search_fts;
+      CREATE VIRTUAL TABLE search_fts USING fts5(body, content='', contentless_delete=1,
+        tokenize='unicode61 remove_diacritics 2');
+      INSERT INTO search_fts(search_fts, rank) VALUES ('hashsize', 67108864);
       """;
 }

@@ -2,6 +2,7 @@ package dev.agentdesk.transcripts.store;
 
 import dev.agentdesk.transcripts.LineProblem;
 import dev.agentdesk.transcripts.Page;
+import dev.agentdesk.transcripts.SearchFilter;
 import dev.agentdesk.transcripts.SearchHit;
 import dev.agentdesk.transcripts.SessionQuery;
 import dev.agentdesk.transcripts.SessionSummary;
@@ -142,6 +143,7 @@ public final class TranscriptStore implements AutoCloseable {
             prob.executeUpdate();
           }
         }
+        w.finish();
       }
       c.commit();
     } catch (SQLException | RuntimeException e) {
@@ -242,6 +244,11 @@ public final class TranscriptStore implements AutoCloseable {
 
   /** Ranked full-text matches over visible message text, tool inputs and tool outputs. */
   public List<SearchHit> search(String text, int limit) {
+    return search(text, SearchFilter.NONE, limit);
+  }
+
+  /** Ranked full-text matches in the sessions {@code filter} admits; the filter applies before the limit. */
+  public List<SearchHit> search(String text, SearchFilter filter, int limit) {
     List<String> words = new ArrayList<>();
     Matcher m = WORD.matcher(text);
     while (m.find()) {
@@ -250,29 +257,42 @@ public final class TranscriptStore implements AutoCloseable {
     if (words.isEmpty()) {
       throw new TranscriptException(Reason.BAD_QUERY, "the query '" + text + "' has no words to search for");
     }
-    record Raw(String sessionId, String kind, String ref, double rank) {}
-    List<Raw> raw = query(dialect.searchSql(), List.of(dialect.matchExpression(words), (long) limit),
-        rs -> new Raw(rs.getString(1), rs.getString(2), rs.getString(3), rs.getDouble(4)));
+    List<String> columns = new ArrayList<>();
+    List<Object> args = new ArrayList<>();
+    args.add(dialect.matchExpression(words));
+    if (filter.provider() != null) {
+      columns.add("source");
+      args.add(filter.provider().id());
+    }
+    if (filter.project() != null) {
+      columns.add("project");
+      args.add(filter.project());
+    }
+    if (filter.sessionId() != null) {
+      columns.add("id");
+      args.add(filter.sessionId());
+    }
+    args.add((long) limit);
+    record Raw(long doc, double rank) {}
+    List<Raw> raw = query(dialect.searchSql(columns), args, rs -> new Raw(rs.getLong(1), rs.getDouble(2)));
     List<SearchHit> out = new ArrayList<>(raw.size());
     Map<String, String> titles = new LinkedHashMap<>();
     for (Raw h : raw) {
-      String title = titles.computeIfAbsent(h.sessionId(), id -> query(
+      SearchDocs kind = SearchDocs.ofDoc(h.doc());
+      record Row(String sessionId, String ref, String body) {}
+      Row row = query("SELECT session_id, " + kind.refColumn + ", " + kind.bodySql + " FROM " + kind.table
+          + " WHERE rowid = ?", List.of(SearchDocs.rowidOf(h.doc())),
+          rs -> new Row(rs.getString(1), rs.getString(2), rs.getString(3))).stream().findFirst().orElse(null);
+      if (row == null) {
+        continue; // indexed by a writer that then failed to keep its row; nothing to show
+      }
+      String title = titles.computeIfAbsent(row.sessionId(), id -> query(
           "SELECT COALESCE(title, first_prompt) FROM sessions WHERE id = ?", List.of(id), rs -> rs.getString(1))
           .stream().findFirst().orElse(null));
-      String body = switch (h.kind()) {
-        case "message" -> one("SELECT text FROM messages WHERE session_id = ? AND uuid = ?", h.sessionId(), h.ref());
-        case "tool_input" -> one("SELECT COALESCE(name || ' ', '') || COALESCE(input_json, '') FROM tool_calls"
-            + " WHERE session_id = ? AND id = ?", h.sessionId(), h.ref());
-        default -> one("SELECT content FROM tool_results WHERE session_id = ? AND tool_use_id = ?", h.sessionId(),
-            h.ref());
-      };
-      out.add(new SearchHit(h.sessionId(), title, h.kind(), h.ref(), Snippets.cut(body, words), h.rank()));
+      out.add(new SearchHit(row.sessionId(), title, kind.label, row.ref(), Snippets.cut(row.body(), words),
+          h.rank()));
     }
     return out;
-  }
-
-  private String one(String sql, String a, String b) {
-    return query(sql, List.of(a, b), rs -> rs.getString(1)).stream().findFirst().orElse(null);
   }
 
   /** A message that carries usage, with its session's provider: only what usage totals need. */

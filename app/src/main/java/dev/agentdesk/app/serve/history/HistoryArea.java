@@ -9,6 +9,7 @@ import dev.agentdesk.app.serve.ServeException;
 import dev.agentdesk.app.serve.ServerEvent;
 import dev.agentdesk.transcripts.Page;
 import dev.agentdesk.transcripts.Provider;
+import dev.agentdesk.transcripts.SearchFilter;
 import dev.agentdesk.transcripts.SearchHit;
 import dev.agentdesk.transcripts.SessionQuery;
 import dev.agentdesk.transcripts.SessionSummary;
@@ -179,23 +180,15 @@ public final class HistoryArea implements ApiArea, EventSnapshot {
     int limit = intParam(ctx, "limit", 50, 1, MAX_HITS);
     Provider provider = provider(ctx.queryParam("provider"));
     String project = blankToNull(ctx.queryParam("project"));
-    boolean filtered = provider != null || project != null;
-    // Filters apply after ranking, so ask for more when filtering.
-    List<SearchHit> raw = read(h -> h.search(q.trim(), filtered ? Math.min(MAX_HITS * 5, limit * 5) : limit));
+    // The filters are part of the ranked query, so a filtered search still fills its limit.
+    List<SearchHit> raw = read(h -> h.search(q.trim(), new SearchFilter(provider, project, null), limit));
     Map<String, SessionSummary> all = summaries();
     List<Hit> hits = new ArrayList<>();
     for (SearchHit sh : raw) {
       SessionSummary s = all.get(sh.sessionId());
-      String source = s == null ? null : s.source();
-      String proj = s == null ? null : s.project();
-      if (provider != null && !provider.id().equals(source) || project != null && !project.equals(proj)) {
-        continue;
-      }
-      hits.add(new Hit(sh.sessionId(), sh.sessionTitle(), source, proj, sh.kind(), sh.ref(),
-          s == null ? null : s.startedAt(), sh.rank(), Snippets.parts(sh.snippet())));
-      if (hits.size() >= limit) {
-        break;
-      }
+      hits.add(new Hit(sh.sessionId(), sh.sessionTitle(), s == null ? null : s.source(),
+          s == null ? null : s.project(), sh.kind(), sh.ref(), s == null ? null : s.startedAt(), sh.rank(),
+          Snippets.parts(sh.snippet())));
     }
     ctx.json(new SearchResult(q, hits));
   }
