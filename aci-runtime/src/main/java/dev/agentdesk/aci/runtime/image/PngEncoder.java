@@ -2,12 +2,7 @@ package dev.agentdesk.aci.runtime.image;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.zip.Adler32;
 import java.util.zip.CRC32;
 import java.util.zip.Deflater;
@@ -19,21 +14,15 @@ import java.util.zip.Deflater;
  *
  * <p>Large frames are compressed in parallel, the way pigz does it: the filtered rows are cut
  * into bands, each band is raw-deflated independently, every band but the last ends on a
- * byte-aligned sync flush, and the concatenation is one valid zlib stream whose Adler-32 is
- * computed over all the filtered bytes. Each band starts with an empty dictionary, which costs a
- * few hundred bytes per band.
+ * byte-aligned sync flush, and the concatenation is one valid zlib stream. Each band also
+ * checksums its own filtered bytes and the Adler-32 of the whole stream is combined from those.
+ * Each band starts with an empty dictionary, which costs a few hundred bytes per band.
  */
 public final class PngEncoder {
   /** The default deflate level. */
   public static final int DEFAULT_LEVEL = 1;
   /** Below this many filtered bytes one thread is faster than a hand-off. */
   static final int PARALLEL_MIN_BYTES = 256 * 1024;
-  private static final int BANDS = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
-  private static final ExecutorService POOL = Executors.newFixedThreadPool(Math.max(1, BANDS - 1), r -> {
-    Thread t = new Thread(r, "png-deflate");
-    t.setDaemon(true);
-    return t;
-  });
   private static final byte[] SIGNATURE = {(byte) 137, 80, 78, 71, 13, 10, 26, 10};
 
   private final int level;
@@ -54,43 +43,23 @@ public final class PngEncoder {
     int h = image.height();
     int rowLen = w * 3 + 1;
     byte[] filtered = new byte[rowLen * h];
-    int bands = filtered.length < PARALLEL_MIN_BYTES ? 1 : Math.min(BANDS, h);
-    int rowsPerBand = (h + bands - 1) / bands;
-    List<Future<byte[]>> futures = new ArrayList<>();
-    byte[][] parts = new byte[bands][];
-    for (int b = 1; b < bands; b++) {
-      int first = b * rowsPerBand;
-      int last = Math.min(h, first + rowsPerBand);
-      boolean finish = last == h;
-      futures.add(first < last ? POOL.submit(() -> band(image, filtered, first, last, finish)) : null);
-    }
-    parts[0] = band(image, filtered, 0, Math.min(h, rowsPerBand), bands == 1);
-    try {
-      for (int b = 1; b < bands; b++) {
-        Future<byte[]> f = futures.get(b - 1);
-        parts[b] = f == null ? new byte[0] : f.get();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while encoding", e);
-    } catch (ExecutionException e) {
-      throw new IllegalStateException("png band failed", e.getCause());
-    }
-    Adler32 adler = new Adler32();
-    adler.update(filtered);
+    int bands = Bands.count(h, rowLen, PARALLEL_MIN_BYTES);
+    List<Band> parts = Bands.run(h, bands, (index, first, last) -> band(image, filtered, first, last, last == h));
+    long adler = 1;
     int total = 2 + 4;
-    for (byte[] p : parts) {
-      total += p.length;
+    for (Band p : parts) {
+      adler = adlerConcat(adler, p.adler, (long) (p.last - p.first) * rowLen);
+      total += p.deflated.length;
     }
     byte[] idat = new byte[total];
     idat[0] = 0x78; // zlib header: deflate, 32 KiB window
     idat[1] = 0x01; // fastest-level flag; (0x78 * 256 + 0x01) % 31 == 0
     int o = 2;
-    for (byte[] p : parts) {
-      System.arraycopy(p, 0, idat, o, p.length);
-      o += p.length;
+    for (Band p : parts) {
+      System.arraycopy(p.deflated, 0, idat, o, p.deflated.length);
+      o += p.deflated.length;
     }
-    putInt(idat, o, (int) adler.getValue());
+    putInt(idat, o, (int) adler);
 
     ByteArrayOutputStream out = new ByteArrayOutputStream(idat.length + 64);
     out.writeBytes(SIGNATURE);
@@ -105,8 +74,28 @@ public final class PngEncoder {
     return out.toByteArray();
   }
 
-  /** Filters rows [first, last) into {@code filtered} and raw-deflates them. */
-  private byte[] band(RgbImage image, byte[] filtered, int first, int last, boolean finish) {
+  /** One band's raw-deflated bytes and the Adler-32 of its filtered bytes. */
+  private record Band(int first, int last, byte[] deflated, long adler) {}
+
+  private static final int ADLER_MOD = 65521;
+
+  /**
+   * The Adler-32 of the concatenation X‖Y from adler(X), adler(Y) and |Y|, so that bands can be
+   * checksummed in parallel. With A = 1 + Σ bytes and B = Σ of A after each byte: A(X‖Y) = A(X) + A(Y) − 1
+   * and B(X‖Y) = B(X) + B(Y) + |Y|·(A(X) − 1), all mod 65521.
+   */
+  static long adlerConcat(long adlerX, long adlerY, long lengthY) {
+    long ax = adlerX & 0xFFFF;
+    long bx = adlerX >>> 16;
+    long ay = adlerY & 0xFFFF;
+    long by = adlerY >>> 16;
+    long a = (ax + ay + ADLER_MOD - 1) % ADLER_MOD;
+    long b = (bx + by + (lengthY % ADLER_MOD) * ((ax + ADLER_MOD - 1) % ADLER_MOD)) % ADLER_MOD;
+    return (b << 16) | a;
+  }
+
+  /** Filters rows [first, last) into {@code filtered}, checksums and raw-deflates them. */
+  private Band band(RgbImage image, byte[] filtered, int first, int last, boolean finish) {
     int stride = image.width() * 3;
     int rowLen = stride + 1;
     byte[] src = image.rgb();
@@ -124,10 +113,12 @@ public final class PngEncoder {
         }
       }
     }
+    int off = first * rowLen;
+    int len = (last - first) * rowLen;
+    Adler32 adler = new Adler32();
+    adler.update(filtered, off, len);
     Deflater d = new Deflater(level, true);
     try {
-      int off = first * rowLen;
-      int len = (last - first) * rowLen;
       d.setInput(filtered, off, len);
       ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(1024, len / 8));
       byte[] buf = new byte[64 * 1024];
@@ -145,7 +136,7 @@ public final class PngEncoder {
           out.write(buf, 0, n);
         } while (n == buf.length || !d.needsInput());
       }
-      return out.toByteArray();
+      return new Band(first, last, out.toByteArray(), adler.getValue());
     } finally {
       d.end();
     }

@@ -30,6 +30,19 @@ class EncodersTest {
     }
   }
 
+  @Property(tries = 200)
+  void adlerOfAConcatenationCombinesFromItsParts(@ForAll byte[] x, @ForAll byte[] y, @ForAll boolean large) {
+    byte[] tail = large ? java.util.Arrays.copyOf(y, y.length + 200_000) : y; // lengths beyond the modulus too
+    java.util.zip.Adler32 whole = new java.util.zip.Adler32();
+    whole.update(x);
+    whole.update(tail);
+    java.util.zip.Adler32 ax = new java.util.zip.Adler32();
+    ax.update(x);
+    java.util.zip.Adler32 ay = new java.util.zip.Adler32();
+    ay.update(tail);
+    assertThat(PngEncoder.adlerConcat(ax.getValue(), ay.getValue(), tail.length)).isEqualTo(whole.getValue());
+  }
+
   @Test
   void largePngsAreDeflatedInParallelBandsAndStillDecodeExactly() throws Exception {
     // big enough for several bands; random rows between flat ones exercise both stored and matched data
