@@ -2,6 +2,7 @@ package dev.agentdesk.aci.runtime.x11;
 
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
+import java.util.List;
 import dev.agentdesk.aci.runtime.AciRuntimeException;
 import dev.agentdesk.aci.runtime.desktop.CaptureBackend;
 import dev.agentdesk.aci.runtime.desktop.Rect;
@@ -27,11 +28,26 @@ final class X11Capture implements CaptureBackend {
   private final Object lock;
   private final boolean useShm;
   private ShmImage shm;
+  /** Null when DAMAGE is unavailable or shared memory is off: then every capture reads its region. */
+  private final X11DamageTracker damage;
+  /**
+   * With damage tracking: the whole screen as of the last capture, patched with the damaged
+   * rectangles on each capture; null when it must be read whole.
+   */
+  private byte[] frame;
+  private int frameW;
+  private int frameH;
 
   X11Capture(X11Connection x, Object lock, boolean allowShm) {
     this.x = x;
     this.lock = lock;
     this.useShm = allowShm && XShm.X.XShmQueryExtension(x.dpy);
+    this.damage = useShm ? X11DamageTracker.open(x.name()).orElse(null) : null;
+  }
+
+  /** Whether captures re-read only what XDamage reports as drawn since the previous capture. */
+  boolean damageTracking() {
+    return damage != null;
   }
 
   @Override
@@ -54,13 +70,99 @@ final class X11Capture implements CaptureBackend {
         throw AciRuntimeException.badRequest("capture region " + r + " is outside the screen " + screen);
       }
       if (sharedMemory()) {
-        RgbImage img = captureShm(r);
+        RgbImage img = damage != null ? captureTracked(r) : captureShm(r);
         if (img != null) {
           return img;
         }
       }
       return captureGetImage(r);
     }
+  }
+
+  /**
+   * Brings {@link #frame} up to date by reading only the rectangles drawn since the last capture
+   * (the whole screen the first time, after a resize, or when most of it changed), then copies
+   * {@code r} out of it. Any failure drops the frame so the next capture reads everything.
+   */
+  private RgbImage captureTracked(Rect r) {
+    int sw = x.width();
+    int sh = x.height();
+    Rect screen = new Rect(0, 0, sw, sh);
+    List<Rect> drawn = damage.take();
+    if (shm == null || shm.w != sw || shm.h != sh) {
+      if (shm != null) {
+        shm.close();
+      }
+      frame = null;
+      shm = new ShmImage(x, sw, sh);
+      if (!shm.ok) {
+        return null;
+      }
+    }
+    if (frame == null || frameW != sw || frameH != sh || mostOf(drawn, screen)) {
+      x.takeError();
+      if (!XShm.X.XShmGetImage(x.dpy, x.root, shm.image, 0, 0, Xlib.ALL_PLANES) || x.takeError() != 0) {
+        frame = null;
+        return null;
+      }
+      byte[] fresh = frame != null && frame.length == sw * sh * 3 ? frame : new byte[sw * sh * 3];
+      toRgb(shm.image, sw, sh, fresh, sw, 0, 0);
+      frame = fresh;
+      frameW = sw;
+      frameH = sh;
+    } else {
+      for (Rect d : drawn) {
+        Rect c = d.intersect(screen);
+        if (c != null && !readInto(c)) {
+          frame = null;
+          return null;
+        }
+      }
+    }
+    return copyOut(frame, sw, r);
+  }
+
+  /** Whether re-reading {@code drawn} would cost about as much as reading the whole screen. */
+  private static boolean mostOf(List<Rect> drawn, Rect screen) {
+    if (drawn.size() > 256) {
+      return true;
+    }
+    long area = 0;
+    for (Rect d : drawn) {
+      area += (long) d.w() * d.h();
+    }
+    return area * 2 > (long) screen.w() * screen.h();
+  }
+
+  /** Reads one damaged rectangle through a sub-image header over the attached segment. */
+  private boolean readInto(Rect c) {
+    Pointer sub = XShm.X.XShmCreateImage(x.dpy, Xlib.X.XDefaultVisual(x.dpy, x.screen),
+        Xlib.X.XDefaultDepth(x.dpy, x.screen), Xlib.ZPIXMAP, shm.addr, shm.info, c.w(), c.h());
+    if (sub == null) {
+      return false;
+    }
+    try {
+      x.takeError();
+      if (!XShm.X.XShmGetImage(x.dpy, x.root, sub, c.x(), c.y(), Xlib.ALL_PLANES) || x.takeError() != 0) {
+        return false;
+      }
+      toRgb(sub, c.w(), c.h(), frame, frameW, c.x(), c.y());
+      return true;
+    } finally {
+      sub.setPointer(IMG_DATA, null); // the segment is shm's, not this header's
+      Xlib.X.XFree(sub);
+    }
+  }
+
+  private static RgbImage copyOut(byte[] full, int fullWidth, Rect r) {
+    if (r.x() == 0 && r.y() == 0 && r.w() == fullWidth && full.length == r.w() * r.h() * 3) {
+      return new RgbImage(r.w(), r.h(), full.clone());
+    }
+    byte[] out = new byte[r.w() * r.h() * 3];
+    for (int y = 0; y < r.h(); y++) {
+      System.arraycopy(full, ((r.y() + y) * fullWidth + r.x()) * 3, out, y * r.w() * 3, r.w() * 3);
+    }
+    return new RgbImage(r.w(), r.h(), out);
   }
 
   private RgbImage captureShm(Rect r) {
@@ -78,7 +180,9 @@ final class X11Capture implements CaptureBackend {
     if (!ok || x.takeError() != 0) {
       return null;
     }
-    return toRgb(shm.image, r.w(), r.h());
+    byte[] rgb = new byte[r.w() * r.h() * 3];
+    toRgb(shm.image, r.w(), r.h(), rgb, r.w(), 0, 0);
+    return new RgbImage(r.w(), r.h(), rgb);
   }
 
   private RgbImage captureGetImage(Rect r) {
@@ -89,13 +193,16 @@ final class X11Capture implements CaptureBackend {
           + x.takeError() + ")");
     }
     try {
-      return toRgb(img, r.w(), r.h());
+      byte[] rgb = new byte[r.w() * r.h() * 3];
+      toRgb(img, r.w(), r.h(), rgb, r.w(), 0, 0);
+      return new RgbImage(r.w(), r.h(), rgb);
     } finally {
       Xlib.X.XDestroyImage(img);
     }
   }
 
-  private static RgbImage toRgb(Pointer image, int w, int h) {
+  /** Converts a w×h XImage into {@code dst} (a packed RGB image {@code dstWidth} wide) at (dx, dy). */
+  private static void toRgb(Pointer image, int w, int h, byte[] dst, int dstWidth, int dx, int dy) {
     int bpp = image.getInt(IMG_BITS_PER_PIXEL);
     if (bpp != 32) {
       throw AciRuntimeException.environment("capture failed: unsupported pixel format (" + bpp + " bits per pixel)");
@@ -108,29 +215,30 @@ final class X11Capture implements CaptureBackend {
     int perRow = stride / 4;
     java.nio.IntBuffer px = data.getByteBuffer(0, (long) stride * h).order(java.nio.ByteOrder.LITTLE_ENDIAN)
         .asIntBuffer();
-    byte[] rgb = new byte[w * h * 3];
     int rs = redHigh ? 16 : 0;
     int bs = redHigh ? 0 : 16;
     Bands.run(h, Bands.count(h, stride, PARALLEL_MIN_BYTES), (index, first, last) -> {
       int[] row = new int[w];
-      int o = first * w * 3;
       for (int y = first; y < last; y++) {
         px.get(y * perRow, row); // bulk copy of one row out of the shared segment
+        int o = ((dy + y) * dstWidth + dx) * 3;
         for (int x = 0; x < w; x++) {
           int p = row[x];
-          rgb[o] = (byte) (p >> rs);
-          rgb[o + 1] = (byte) (p >> 8);
-          rgb[o + 2] = (byte) (p >> bs);
+          dst[o] = (byte) (p >> rs);
+          dst[o + 1] = (byte) (p >> 8);
+          dst[o + 2] = (byte) (p >> bs);
           o += 3;
         }
       }
       return null;
     });
-    return new RgbImage(w, h, rgb);
   }
 
   void close() {
     synchronized (lock) {
+      if (damage != null) {
+        damage.close();
+      }
       if (shm != null) {
         shm.close();
         shm = null;

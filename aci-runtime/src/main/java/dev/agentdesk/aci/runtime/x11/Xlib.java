@@ -109,6 +109,8 @@ interface Xlib extends Library {
 
   int XRaiseWindow(Pointer display, long window);
 
+  int XMoveWindow(Pointer display, long window, int x, int y);
+
   int XSetInputFocus(Pointer display, long window, int revertTo, long time);
 
   int XGetInputFocus(Pointer display, LongByReference focus, IntByReference revertTo);

@@ -42,15 +42,13 @@ public final class TestWindows implements AutoCloseable {
 
   /** Moves a window (any client's, e.g. another application's) to {@code (px, py)}. */
   public void move(long id, int px, int py) {
-    Move.X.XMoveWindow(x.dpy, id, px, py);
+    Xlib.X.XMoveWindow(x.dpy, id, px, py);
     Xlib.X.XSync(x.dpy, false);
   }
 
-  /** The one Xlib call this test helper needs beyond the runtime's binding. */
-  private interface Move extends com.sun.jna.Library {
-    Move X = com.sun.jna.Native.load("X11", Move.class);
-
-    int XMoveWindow(Pointer display, long window, int x, int y);
+  public void raise(long id) {
+    Xlib.X.XRaiseWindow(x.dpy, id);
+    Xlib.X.XSync(x.dpy, false);
   }
 
   public void destroy(long id) {
