@@ -43,6 +43,9 @@ public final class Bands {
    * and returns the results in band order.
    */
   public static <T> List<T> run(int rows, int bands, Task<T> task) {
+    if (rows <= 0) {
+      return List.of();
+    }
     int per = (rows + Math.max(1, bands) - 1) / Math.max(1, bands);
     int n = (rows + per - 1) / per;
     List<Future<T>> futures = new ArrayList<>(n);

@@ -12,20 +12,31 @@ import java.util.zip.Deflater;
  * first (desktop content repeats vertically far more than it varies, and Up costs one subtraction
  * per byte) and a fast deflate level (1 by default).
  *
- * <p>Large frames are compressed in parallel, the way pigz does it: the filtered rows are cut
- * into bands, each band is raw-deflated independently, every band but the last ends on a
- * byte-aligned sync flush, and the concatenation is one valid zlib stream. Each band also
- * checksums its own filtered bytes and the Adler-32 of the whole stream is combined from those.
- * Each band starts with an empty dictionary, which costs a few hundred bytes per band.
+ * <p>The rows are cut into strips that are deflated independently, the way pigz does it: every
+ * strip but the last ends on a byte-aligned sync flush, so their concatenation is one valid zlib
+ * stream, and the stream's Adler-32 is combined from the strips' own. That lets strips be
+ * compressed in parallel, and lets an encoder keep the previous image's strips: consecutive
+ * screenshots of a desktop differ in a few places, and only the strips that differ are deflated
+ * again. Each strip starts with an empty dictionary, which costs a few hundred bytes per strip.
+ *
+ * <p>An encoder remembers one image and its strips; {@link #encode} is synchronized.
  */
 public final class PngEncoder {
   /** The default deflate level. */
   public static final int DEFAULT_LEVEL = 1;
   /** Below this many filtered bytes one thread is faster than a hand-off. */
   static final int PARALLEL_MIN_BYTES = 256 * 1024;
+  /**
+   * Filtered bytes per independently deflated strip (about 68 rows at 1280 px): small enough that
+   * a local change re-deflates a small part of the screen, large enough that restarting the
+   * dictionary per strip costs around one percent of the output.
+   */
+  static final int STRIP_BYTES = 256 * 1024;
   private static final byte[] SIGNATURE = {(byte) 137, 80, 78, 71, 13, 10, 26, 10};
 
   private final int level;
+  private RgbImage previous;
+  private Strip[] previousStrips;
 
   public PngEncoder() {
     this(DEFAULT_LEVEL);
@@ -38,16 +49,47 @@ public final class PngEncoder {
     this.level = level;
   }
 
-  public byte[] encode(RgbImage image) {
+  /**
+   * Encodes {@code image}. Strips whose rows (and the row above, which the Up filter reads) equal
+   * those of the previous image given to this encoder reuse that image's deflated strip and its
+   * checksum, so an agent's next screenshot after a local change costs the changed strips only.
+   * The output is the same PNG a fresh encoder would write.
+   */
+  public synchronized byte[] encode(RgbImage image) {
     int w = image.width();
     int h = image.height();
     int rowLen = w * 3 + 1;
-    byte[] filtered = new byte[rowLen * h];
-    int bands = Bands.count(h, rowLen, PARALLEL_MIN_BYTES);
-    List<Band> parts = Bands.run(h, bands, (index, first, last) -> band(image, filtered, first, last, last == h));
+    int stripRows = Math.max(1, STRIP_BYTES / rowLen);
+    int strips = (h + stripRows - 1) / stripRows;
+    boolean comparable = previous != null && previous.width() == w && previous.height() == h
+        && previousStrips.length == strips;
+    Strip[] parts = new Strip[strips];
+    int[] todo = new int[strips];
+    int changed = 0;
+    for (int s = 0; s < strips; s++) {
+      int first = s * stripRows;
+      int last = Math.min(h, first + stripRows);
+      if (comparable && sameRows(previous, image, Math.max(0, first - 1), last)) {
+        parts[s] = previousStrips[s];
+      } else {
+        todo[changed++] = s;
+      }
+    }
+    int jobs = changed;
+    Bands.run(jobs, Bands.count(jobs, (long) stripRows * rowLen, PARALLEL_MIN_BYTES), (index, from, to) -> {
+      for (int k = from; k < to; k++) {
+        int s = todo[k];
+        int first = s * stripRows;
+        parts[s] = strip(image, first, Math.min(h, first + stripRows));
+      }
+      return null;
+    });
+    previous = image;
+    previousStrips = parts;
+
     long adler = 1;
     int total = 2 + 4;
-    for (Band p : parts) {
+    for (Strip p : parts) {
       adler = adlerConcat(adler, p.adler, (long) (p.last - p.first) * rowLen);
       total += p.deflated.length;
     }
@@ -55,7 +97,7 @@ public final class PngEncoder {
     idat[0] = 0x78; // zlib header: deflate, 32 KiB window
     idat[1] = 0x01; // fastest-level flag; (0x78 * 256 + 0x01) % 31 == 0
     int o = 2;
-    for (Band p : parts) {
+    for (Strip p : parts) {
       System.arraycopy(p.deflated, 0, idat, o, p.deflated.length);
       o += p.deflated.length;
     }
@@ -74,14 +116,14 @@ public final class PngEncoder {
     return out.toByteArray();
   }
 
-  /** One band's raw-deflated bytes and the Adler-32 of its filtered bytes. */
-  private record Band(int first, int last, byte[] deflated, long adler) {}
+  /** One strip's raw-deflated bytes and the Adler-32 of its filtered bytes. */
+  private record Strip(int first, int last, byte[] deflated, long adler) {}
 
   private static final int ADLER_MOD = 65521;
 
   /**
-   * The Adler-32 of the concatenation X‖Y from adler(X), adler(Y) and |Y|, so that bands can be
-   * checksummed in parallel. With A = 1 + Σ bytes and B = Σ of A after each byte: A(X‖Y) = A(X) + A(Y) − 1
+   * The Adler-32 of the concatenation X‖Y from adler(X), adler(Y) and |Y|, so that strips can be
+   * checksummed separately. With A = 1 + Σ bytes and B = Σ of A after each byte: A(X‖Y) = A(X) + A(Y) − 1
    * and B(X‖Y) = B(X) + B(Y) + |Y|·(A(X) − 1), all mod 65521.
    */
   static long adlerConcat(long adlerX, long adlerY, long lengthY) {
@@ -94,13 +136,23 @@ public final class PngEncoder {
     return (b << 16) | a;
   }
 
-  /** Filters rows [first, last) into {@code filtered}, checksums and raw-deflates them. */
-  private Band band(RgbImage image, byte[] filtered, int first, int last, boolean finish) {
+  private static boolean sameRows(RgbImage a, RgbImage b, int first, int last) {
+    int stride = a.width() * 3;
+    return java.util.Arrays.equals(a.rgb(), first * stride, last * stride, b.rgb(), first * stride, last * stride);
+  }
+
+  /**
+   * Filters rows [first, last), checksums and raw-deflates them. Every strip but the image's last
+   * ends on a byte-aligned sync flush, so strips concatenate into one deflate stream.
+   */
+  private Strip strip(RgbImage image, int first, int last) {
+    boolean finish = last == image.height();
     int stride = image.width() * 3;
     int rowLen = stride + 1;
     byte[] src = image.rgb();
+    byte[] filtered = new byte[(last - first) * rowLen];
     for (int y = first; y < last; y++) {
-      int out = y * rowLen;
+      int out = (y - first) * rowLen;
       int in = y * stride;
       if (y == 0) {
         filtered[out] = 0;
@@ -113,8 +165,8 @@ public final class PngEncoder {
         }
       }
     }
-    int off = first * rowLen;
-    int len = (last - first) * rowLen;
+    int off = 0;
+    int len = filtered.length;
     Adler32 adler = new Adler32();
     adler.update(filtered, off, len);
     Deflater d = new Deflater(level, true);
@@ -129,14 +181,14 @@ public final class PngEncoder {
           out.write(buf, 0, n);
         }
       } else {
-        // a sync flush ends the band on a byte boundary without a final block
+        // a sync flush ends the strip on a byte boundary without a final block
         int n;
         do {
           n = d.deflate(buf, 0, buf.length, Deflater.SYNC_FLUSH);
           out.write(buf, 0, n);
         } while (n == buf.length || !d.needsInput());
       }
-      return new Band(first, last, out.toByteArray(), adler.getValue());
+      return new Strip(first, last, out.toByteArray(), adler.getValue());
     } finally {
       d.end();
     }

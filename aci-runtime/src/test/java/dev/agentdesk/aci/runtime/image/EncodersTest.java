@@ -43,6 +43,42 @@ class EncodersTest {
     assertThat(PngEncoder.adlerConcat(ax.getValue(), ay.getValue(), tail.length)).isEqualTo(whole.getValue());
   }
 
+  @Property(tries = 25)
+  void anEncoderThatReusesUnchangedStripsWritesWhatAFreshEncoderWrites(@ForAll long seed) throws Exception {
+    Random r = new Random(seed);
+    int w = 200 + r.nextInt(700);
+    int h = 300 + r.nextInt(500);
+    byte[] rgb = new byte[w * h * 3];
+    for (int y = 0; y < h; y++) { // flat rows with a few noisy ones: desktop-like, several strips
+      java.util.Arrays.fill(rgb, y * w * 3, (y + 1) * w * 3, (byte) (y / 16));
+      if (r.nextInt(8) == 0) {
+        for (int i = 0; i < w * 3; i += 1 + r.nextInt(9)) {
+          rgb[y * w * 3 + i] = (byte) r.nextInt();
+        }
+      }
+    }
+    PngEncoder reusing = new PngEncoder();
+    for (int frame = 0; frame < 6; frame++) {
+      byte[] next = rgb.clone();
+      int changes = r.nextInt(4); // sometimes nothing changes, sometimes one row at a strip edge
+      for (int c = 0; c < changes; c++) {
+        int y = r.nextBoolean() ? r.nextInt(h) : Math.min(h - 1, (PngEncoder.STRIP_BYTES / (w * 3 + 1)) * (1 + r.nextInt(3)));
+        int x = r.nextInt(w);
+        next[(y * w + x) * 3] ^= (byte) (1 + r.nextInt(255));
+      }
+      rgb = next;
+      RgbImage img = new RgbImage(w, h, rgb);
+      byte[] fresh = new PngEncoder().encode(img);
+      assertThat(reusing.encode(img)).as("frame %d", frame).isEqualTo(fresh);
+      BufferedImage decoded = ImageIO.read(new ByteArrayInputStream(fresh));
+      for (int y = 0; y < h; y += 13) {
+        for (int x = 0; x < w; x += 11) {
+          assertThat(decoded.getRGB(x, y) & 0xFFFFFF).isEqualTo(img.rgbAt(x, y));
+        }
+      }
+    }
+  }
+
   @Test
   void largePngsAreDeflatedInParallelBandsAndStillDecodeExactly() throws Exception {
     // big enough for several bands; random rows between flat ones exercise both stored and matched data
