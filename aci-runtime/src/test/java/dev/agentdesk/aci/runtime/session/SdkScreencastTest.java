@@ -231,4 +231,27 @@ class SdkScreencastTest {
       windows.destroy(under);
     }
   }
+
+  @Test
+  void aStreamEndedByItsConnectionClosingCanBeResumedOnANewOne() throws Exception {
+    String id;
+    long lastSeq;
+    AciClient a = connect(true);
+    try {
+      Screencast cast = a.screencast(PNG, 10.0, true, null, null);
+      StreamCompositor.Frame f = cast.next(Duration.ofSeconds(5));
+      assertThat(f).isNotNull();
+      id = cast.callId();
+      lastSeq = f.seq();
+    } finally {
+      a.close(); // no stop_screencast: the runtime parks the stream when the connection goes
+    }
+    try (AciClient b = connect(false); Screencast again = b.screencast(PNG, 10.0, true, id, null)) {
+      StreamCompositor.Frame f = again.next(Duration.ofSeconds(5));
+      assertThat(again.resumed()).as("parked when its connection closed").isTrue();
+      assertThat(f.seq()).isGreaterThan(lastSeq);
+      assertThat(f.keyframe()).isTrue();
+      assertSameAsScreenshot(b, f.image());
+    }
+  }
 }
