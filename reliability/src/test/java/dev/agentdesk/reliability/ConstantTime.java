@@ -4,9 +4,10 @@ import java.util.Arrays;
 import java.util.function.Predicate;
 
 /**
- * Measures whether a token check takes the same time for two wrong tokens: the median time of
- * batches of calls with {@code a} over the median with {@code b}. Batches run in ABBA order so
- * neither case always runs first (JIT, cache and frequency drift cancel out).
+ * Measures whether a token check takes the same time for two wrong tokens: the median over
+ * pairs of batches of (time of a batch of calls with {@code a}) / (time of the batch with {@code
+ * b} next to it). Pairs run in ABBA order so neither case always runs first (JIT, cache and
+ * frequency drift cancel out).
  */
 final class ConstantTime {
   static final int BATCHES = 61;
@@ -30,9 +31,15 @@ final class ConstantTime {
         ta[i] = time(check, a, PER_BATCH);
       }
     }
-    Arrays.sort(ta);
-    Arrays.sort(tb);
-    return (double) ta[BATCHES / 2] / tb[BATCHES / 2];
+    // The median of the per-pair ratios: the two batches of a pair ran back to back under the same
+    // machine conditions, so a load burst from other processes moves both and cancels out, where
+    // a ratio of two separately taken medians would carry it.
+    double[] ratios = new double[BATCHES];
+    for (int i = 0; i < BATCHES; i++) {
+      ratios[i] = (double) ta[i] / tb[i];
+    }
+    Arrays.sort(ratios);
+    return ratios[BATCHES / 2];
   }
 
   static String describe() {

@@ -67,7 +67,7 @@ class ExposureTest {
   /**
    * Constant time: the runtime hashes the presented token and compares fixed-length digests with
    * {@link java.security.MessageDigest#isEqual}. Measured here: a token wrong in its first byte and
-   * one wrong in its last byte take the same time (medians of ABBA-interleaved batches within a
+   * one wrong in its last byte take the same time (median ratio of ABBA-interleaved batch pairs within a
    * factor of 1.5: a shared 2-core machine is noisy, and the digest compare has no data-dependent exit).
    */
   @Test

@@ -71,7 +71,7 @@ class ServeExposureTest {
    * The server's token check hashes the presented token and compares fixed-length SHA-256
    * digests with {@link java.security.MessageDigest#isEqual}, like the ACI runtime: the time shows
    * neither where a wrong token differs nor whether its length is right. Measured on the check
-   * itself (medians of ABBA-interleaved batches within a factor of 1.5, as for the runtime); all
+   * itself (median ratio of ABBA-interleaved batch pairs within a factor of 1.5, as for the runtime); all
    * tokens here fit one SHA-256 block, so hashing costs the same for each.
    */
   @Test
