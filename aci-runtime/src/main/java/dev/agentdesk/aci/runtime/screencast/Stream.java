@@ -188,9 +188,8 @@ final class Stream {
     try {
       sender.execute(this::drain);
     } catch (java.util.concurrent.RejectedExecutionException closing) {
-      synchronized (this) {
-        sending = false;
-      }
+      // the connection is closing and this stream never sends again; no lock here, because the
+      // transport may run this callback while holding its own lock
     }
   }
 
