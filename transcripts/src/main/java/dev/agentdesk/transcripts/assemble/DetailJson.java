@@ -2,9 +2,9 @@ package dev.agentdesk.transcripts.assemble;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.io.SegmentedStringWriter;
 import dev.agentdesk.transcripts.records.TokenUsage;
 import java.io.IOException;
-import java.io.StringWriter;
 import java.io.UncheckedIOException;
 
 /**
@@ -17,7 +17,9 @@ public final class DetailJson {
   private DetailJson() {}
 
   public static String write(SessionDetail d) {
-    StringWriter sw = new StringWriter();
+    // A segmented buffer: a detail runs to megabytes, and a StringWriter would copy it while growing
+    // (and synchronise every append).
+    SegmentedStringWriter sw = new SegmentedStringWriter(FACTORY._getBufferRecycler());
     try (JsonGenerator g = FACTORY.createGenerator(sw)) {
       g.writeStartObject();
       g.writeFieldName("session");
@@ -31,7 +33,11 @@ public final class DetailJson {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return sw.toString();
+    try {
+      return sw.getAndClear();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   private static void header(JsonGenerator g, SessionDetail.Header h) throws IOException {

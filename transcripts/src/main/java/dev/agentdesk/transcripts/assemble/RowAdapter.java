@@ -17,86 +17,180 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** Restores canonical records from stored rows, so that assembly never sees table shapes. */
+/**
+ * Restores canonical records from stored rows, so that assembly never sees table shapes. Column
+ * positions are looked up once per table, not once per value: a large session has hundreds of
+ * thousands of values.
+ */
 final class RowAdapter {
   private RowAdapter() {}
 
+  /** Column positions of one table. */
+  private record Cols(Map<String, Integer> index) {
+    int at(String name) {
+      Integer i = index.get(name);
+      if (i == null) {
+        throw new IllegalArgumentException("stored rows lack the column " + name);
+      }
+      return i;
+    }
+  }
+
   static List<TranscriptRecord> toRecords(TableRows rows) {
     List<TranscriptRecord> out = new ArrayList<>();
-    TableRows.Table t_sessions = rows.table("sessions");
-    Map<String, Integer> c_sessions = t_sessions.index();
-    for (Object[] r : t_sessions.rows()) {
-      out.add(new SessionRecord(s(r, c_sessions, "id"), s(r, c_sessions, "source"), s(r, c_sessions, "title"), (int) l(r, c_sessions, "title_rank"),
-          s(r, c_sessions, "first_prompt"), s(r, c_sessions, "project"), s(r, c_sessions, "cwd"), s(r, c_sessions, "git_branch"), s(r, c_sessions, "version"),
-          s(r, c_sessions, "started_at"), s(r, c_sessions, "ended_at"), l(r, c_sessions, "message_count"), CountMode.valueOf(s(r, c_sessions, "count_mode")),
-          s(r, c_sessions, "source_file"), s(r, c_sessions, "parent_session_id")));
-    }
-    TableRows.Table t_messages = rows.table("messages");
-    Map<String, Integer> c_messages = t_messages.index();
-    for (Object[] r : t_messages.rows()) {
-      TokenUsage usage = l(r, c_messages, "has_usage") == 0 ? null : new TokenUsage(l(r, c_messages, "input_tokens"), l(r, c_messages, "output_tokens"),
-          l(r, c_messages, "cache_read_tokens"), l(r, c_messages, "cache_creation_tokens"));
-      out.add(new MessageRecord(s(r, c_messages, "session_id"), s(r, c_messages, "uuid"), s(r, c_messages, "parent_uuid"), l(r, c_messages, "ordinal"),
-          s(r, c_messages, "timestamp"), s(r, c_messages, "role"), s(r, c_messages, "text"), s(r, c_messages, "content_type"), l(r, c_messages, "is_meta") != 0,
-          Visibility.valueOf(s(r, c_messages, "visibility")), s(r, c_messages, "model"), l(r, c_messages, "is_sidechain") != 0, s(r, c_messages, "agent_id"),
-          s(r, c_messages, "response_id"), usage));
-    }
-    TableRows.Table t_tool_calls = rows.table("tool_calls");
-    Map<String, Integer> c_tool_calls = t_tool_calls.index();
-    for (Object[] r : t_tool_calls.rows()) {
-      out.add(new ToolCallRecord(s(r, c_tool_calls, "session_id"), s(r, c_tool_calls, "id"), s(r, c_tool_calls, "message_uuid"), l(r, c_tool_calls, "ordinal"),
-          s(r, c_tool_calls, "timestamp"), s(r, c_tool_calls, "name"), s(r, c_tool_calls, "presentation"), s(r, c_tool_calls, "input_json"), s(r, c_tool_calls, "file_path")));
-    }
-    TableRows.Table t_tool_results = rows.table("tool_results");
-    Map<String, Integer> c_tool_results = t_tool_results.index();
-    for (Object[] r : t_tool_results.rows()) {
-      out.add(new ToolResultRecord(s(r, c_tool_results, "session_id"), s(r, c_tool_results, "tool_use_id"), l(r, c_tool_results, "ordinal"), s(r, c_tool_results, "timestamp"),
-          s(r, c_tool_results, "content"), l(r, c_tool_results, "is_error") != 0));
-    }
-    TableRows.Table t_summaries = rows.table("summaries");
-    Map<String, Integer> c_summaries = t_summaries.index();
-    for (Object[] r : t_summaries.rows()) {
-      out.add(new SummaryRecord(s(r, c_summaries, "session_id"), s(r, c_summaries, "id"), l(r, c_summaries, "ordinal"), s(r, c_summaries, "text"), s(r, c_summaries, "leaf_uuid")));
-    }
-    TableRows.Table t_subagents = rows.table("subagents");
-    Map<String, Integer> c_subagents = t_subagents.index();
-    for (Object[] r : t_subagents.rows()) {
-      out.add(new SubagentRecord(s(r, c_subagents, "session_id"), s(r, c_subagents, "agent_id"), s(r, c_subagents, "parent_tool_call_id"), s(r, c_subagents, "type"),
-          s(r, c_subagents, "description"), n(r, c_subagents, "duration_ms"), n(r, c_subagents, "total_tokens"), s(r, c_subagents, "agent_session_id")));
-    }
-    TableRows.Table t_workflows = rows.table("workflows");
-    Map<String, Integer> c_workflows = t_workflows.index();
-    for (Object[] r : t_workflows.rows()) {
-      out.add(new WorkflowRecord(s(r, c_workflows, "session_id"), s(r, c_workflows, "run_id"), s(r, c_workflows, "parent_tool_call_id"), s(r, c_workflows, "task_id"),
-          s(r, c_workflows, "status"), n(r, c_workflows, "duration_ms"), n(r, c_workflows, "total_tokens")));
-    }
-    TableRows.Table t_workflow_agents = rows.table("workflow_agents");
-    Map<String, Integer> c_workflow_agents = t_workflow_agents.index();
-    for (Object[] r : t_workflow_agents.rows()) {
-      out.add(new WorkflowAgentRecord(s(r, c_workflow_agents, "session_id"), s(r, c_workflow_agents, "run_id"), s(r, c_workflow_agents, "agent_id"), s(r, c_workflow_agents, "type"),
-          s(r, c_workflow_agents, "description"), s(r, c_workflow_agents, "status"), n(r, c_workflow_agents, "duration_ms"), n(r, c_workflow_agents, "total_tokens")));
-    }
-    TableRows.Table t_turn_durations = rows.table("turn_durations");
-    Map<String, Integer> c_turn_durations = t_turn_durations.index();
-    for (Object[] r : t_turn_durations.rows()) {
-      out.add(new TurnDurationRecord(s(r, c_turn_durations, "session_id"), s(r, c_turn_durations, "uuid"), l(r, c_turn_durations, "ordinal"), s(r, c_turn_durations, "timestamp"),
-          l(r, c_turn_durations, "duration_ms")));
-    }
+    sessions(rows.table("sessions"), out);
+    messages(rows.table("messages"), out);
+    toolCalls(rows.table("tool_calls"), out);
+    toolResults(rows.table("tool_results"), out);
+    summaries(rows.table("summaries"), out);
+    subagents(rows.table("subagents"), out);
+    workflows(rows.table("workflows"), out);
+    workflowAgents(rows.table("workflow_agents"), out);
+    turnDurations(rows.table("turn_durations"), out);
     return out;
   }
 
-  private static String s(Object[] r, Map<String, Integer> cols, String c) {
-    Object v = r[cols.get(c)];
+  private static void sessions(TableRows.Table t, List<TranscriptRecord> out) {
+    if (t.rows().isEmpty()) {
+      return;
+    }
+    Cols c = new Cols(t.index());
+    int id = c.at("id"), source = c.at("source"), title = c.at("title"), titleRank = c.at("title_rank"),
+        firstPrompt = c.at("first_prompt"), project = c.at("project"), cwd = c.at("cwd"), branch = c.at("git_branch"),
+        version = c.at("version"), started = c.at("started_at"), ended = c.at("ended_at"),
+        count = c.at("message_count"), mode = c.at("count_mode"), file = c.at("source_file"),
+        parent = c.at("parent_session_id");
+    for (Object[] r : t.rows()) {
+      out.add(new SessionRecord(s(r, id), s(r, source), s(r, title), (int) l(r, titleRank), s(r, firstPrompt),
+          s(r, project), s(r, cwd), s(r, branch), s(r, version), s(r, started), s(r, ended), l(r, count),
+          CountMode.valueOf(s(r, mode)), s(r, file), s(r, parent)));
+    }
+  }
+
+  private static void messages(TableRows.Table t, List<TranscriptRecord> out) {
+    if (t.rows().isEmpty()) {
+      return;
+    }
+    Cols c = new Cols(t.index());
+    int session = c.at("session_id"), uuid = c.at("uuid"), parent = c.at("parent_uuid"), ordinal = c.at("ordinal"),
+        timestamp = c.at("timestamp"), role = c.at("role"), text = c.at("text"), contentType = c.at("content_type"),
+        isMeta = c.at("is_meta"), visibility = c.at("visibility"), model = c.at("model"),
+        sidechain = c.at("is_sidechain"), agent = c.at("agent_id"), response = c.at("response_id"),
+        hasUsage = c.at("has_usage"), input = c.at("input_tokens"), output = c.at("output_tokens"),
+        cacheRead = c.at("cache_read_tokens"), cacheCreation = c.at("cache_creation_tokens");
+    for (Object[] r : t.rows()) {
+      TokenUsage usage = l(r, hasUsage) == 0 ? null
+          : new TokenUsage(l(r, input), l(r, output), l(r, cacheRead), l(r, cacheCreation));
+      out.add(new MessageRecord(s(r, session), s(r, uuid), s(r, parent), l(r, ordinal), s(r, timestamp), s(r, role),
+          s(r, text), s(r, contentType), l(r, isMeta) != 0, Visibility.valueOf(s(r, visibility)), s(r, model),
+          l(r, sidechain) != 0, s(r, agent), s(r, response), usage));
+    }
+  }
+
+  private static void toolCalls(TableRows.Table t, List<TranscriptRecord> out) {
+    if (t.rows().isEmpty()) {
+      return;
+    }
+    Cols c = new Cols(t.index());
+    int session = c.at("session_id"), id = c.at("id"), message = c.at("message_uuid"), ordinal = c.at("ordinal"),
+        timestamp = c.at("timestamp"), name = c.at("name"), presentation = c.at("presentation"),
+        input = c.at("input_json"), file = c.at("file_path");
+    for (Object[] r : t.rows()) {
+      out.add(new ToolCallRecord(s(r, session), s(r, id), s(r, message), l(r, ordinal), s(r, timestamp), s(r, name),
+          s(r, presentation), s(r, input), s(r, file)));
+    }
+  }
+
+  private static void toolResults(TableRows.Table t, List<TranscriptRecord> out) {
+    if (t.rows().isEmpty()) {
+      return;
+    }
+    Cols c = new Cols(t.index());
+    int session = c.at("session_id"), id = c.at("tool_use_id"), ordinal = c.at("ordinal"),
+        timestamp = c.at("timestamp"), content = c.at("content"), isError = c.at("is_error");
+    for (Object[] r : t.rows()) {
+      out.add(new ToolResultRecord(s(r, session), s(r, id), l(r, ordinal), s(r, timestamp), s(r, content),
+          l(r, isError) != 0));
+    }
+  }
+
+  private static void summaries(TableRows.Table t, List<TranscriptRecord> out) {
+    if (t.rows().isEmpty()) {
+      return;
+    }
+    Cols c = new Cols(t.index());
+    int session = c.at("session_id"), id = c.at("id"), ordinal = c.at("ordinal"), text = c.at("text"),
+        leaf = c.at("leaf_uuid");
+    for (Object[] r : t.rows()) {
+      out.add(new SummaryRecord(s(r, session), s(r, id), l(r, ordinal), s(r, text), s(r, leaf)));
+    }
+  }
+
+  private static void subagents(TableRows.Table t, List<TranscriptRecord> out) {
+    if (t.rows().isEmpty()) {
+      return;
+    }
+    Cols c = new Cols(t.index());
+    int session = c.at("session_id"), agent = c.at("agent_id"), parentCall = c.at("parent_tool_call_id"),
+        type = c.at("type"), description = c.at("description"), duration = c.at("duration_ms"),
+        tokens = c.at("total_tokens"), agentSession = c.at("agent_session_id");
+    for (Object[] r : t.rows()) {
+      out.add(new SubagentRecord(s(r, session), s(r, agent), s(r, parentCall), s(r, type), s(r, description),
+          n(r, duration), n(r, tokens), s(r, agentSession)));
+    }
+  }
+
+  private static void workflows(TableRows.Table t, List<TranscriptRecord> out) {
+    if (t.rows().isEmpty()) {
+      return;
+    }
+    Cols c = new Cols(t.index());
+    int session = c.at("session_id"), run = c.at("run_id"), parentCall = c.at("parent_tool_call_id"),
+        task = c.at("task_id"), status = c.at("status"), duration = c.at("duration_ms"), tokens = c.at("total_tokens");
+    for (Object[] r : t.rows()) {
+      out.add(new WorkflowRecord(s(r, session), s(r, run), s(r, parentCall), s(r, task), s(r, status),
+          n(r, duration), n(r, tokens)));
+    }
+  }
+
+  private static void workflowAgents(TableRows.Table t, List<TranscriptRecord> out) {
+    if (t.rows().isEmpty()) {
+      return;
+    }
+    Cols c = new Cols(t.index());
+    int session = c.at("session_id"), run = c.at("run_id"), agent = c.at("agent_id"), type = c.at("type"),
+        description = c.at("description"), status = c.at("status"), duration = c.at("duration_ms"),
+        tokens = c.at("total_tokens");
+    for (Object[] r : t.rows()) {
+      out.add(new WorkflowAgentRecord(s(r, session), s(r, run), s(r, agent), s(r, type), s(r, description),
+          s(r, status), n(r, duration), n(r, tokens)));
+    }
+  }
+
+  private static void turnDurations(TableRows.Table t, List<TranscriptRecord> out) {
+    if (t.rows().isEmpty()) {
+      return;
+    }
+    Cols c = new Cols(t.index());
+    int session = c.at("session_id"), uuid = c.at("uuid"), ordinal = c.at("ordinal"), timestamp = c.at("timestamp"),
+        duration = c.at("duration_ms");
+    for (Object[] r : t.rows()) {
+      out.add(new TurnDurationRecord(s(r, session), s(r, uuid), l(r, ordinal), s(r, timestamp), l(r, duration)));
+    }
+  }
+
+  private static String s(Object[] r, int i) {
+    Object v = r[i];
     return v == null ? null : v.toString();
   }
 
-  private static long l(Object[] r, Map<String, Integer> cols, String c) {
-    Object v = r[cols.get(c)];
+  private static long l(Object[] r, int i) {
+    Object v = r[i];
     return v == null ? 0 : ((Number) v).longValue();
   }
 
-  private static Long n(Object[] r, Map<String, Integer> cols, String c) {
-    Object v = r[cols.get(c)];
+  private static Long n(Object[] r, int i) {
+    Object v = r[i];
     return v == null ? null : ((Number) v).longValue();
   }
 }
