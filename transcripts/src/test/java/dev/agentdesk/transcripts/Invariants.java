@@ -62,6 +62,16 @@ final class Invariants {
       if (Files.exists(meta)) {
         Files.copy(meta, copy.resolveSibling(stem + ".meta.json"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
       }
+      // and so do a session's workflow run files (<session>/workflows/<runId>.json)
+      Path runs = file.resolveSibling(stem).resolve("workflows");
+      if (Files.isDirectory(runs)) {
+        Path runsCopy = Files.createDirectories(copy.resolveSibling(stem).resolve("workflows"));
+        try (var list = Files.newDirectoryStream(runs, "*.json")) {
+          for (Path run : list) {
+            Files.copy(run, runsCopy.resolve(run.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+          }
+        }
+      }
       try (TranscriptHistory h = TranscriptHistory.open(dir.resolve("pieces.db"))) {
         for (int i = 1; i <= pieces; i++) {
           int from = (int) ((long) all.length * (i - 1) / pieces);

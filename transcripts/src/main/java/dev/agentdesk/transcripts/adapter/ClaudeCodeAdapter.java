@@ -93,6 +93,7 @@ public final class ClaudeCodeAdapter implements ProviderAdapter {
     records.add(parser.session.toRecord(unit, out.fromStart()));
     records.addAll(parser.records);
     subagentMeta(unit, problems).ifPresent(records::add);
+    records.addAll(ClaudeWorkflowRuns.read(unit, problems));
     return new ParseResult(records, out.next(), problems, parser.ignored, out.bytesRead(), out.atEnd());
   }
 
