@@ -19,6 +19,8 @@ public final class TestServer implements AutoCloseable {
   public final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   public final String base;
   final Optional<String> token;
+  /** Set when this server made {@link #dir} itself and so deletes it on close. */
+  private boolean ownsDir;
 
   private TestServer(Path dir, AgentdeskServer server, Optional<String> token) {
     this.dir = dir;
@@ -36,8 +38,10 @@ public final class TestServer implements AutoCloseable {
       Path dir = Files.createTempDirectory("agentdesk-serve-test");
       Files.createDirectories(dir.resolve("claude"));
       Files.createDirectories(dir.resolve("codex"));
-      return start(new ServeConfig(bind, 0, token, new ServeConfig.Database.SqliteFile(dir.resolve("history.db")),
+      TestServer s = start(new ServeConfig(bind, 0, token, new ServeConfig.Database.SqliteFile(dir.resolve("history.db")),
           dir.resolve("claude"), dir.resolve("codex"), importHistory, dir.resolve("data")), dir);
+      s.ownsDir = true;
+      return s;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -119,5 +123,12 @@ public final class TestServer implements AutoCloseable {
   @Override
   public void close() {
     server.close();
+    if (ownsDir) {
+      try (java.util.stream.Stream<Path> all = Files.walk(dir)) {
+        all.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      } catch (IOException e) {
+        throw new UncheckedIOException("could not remove the test server's folder " + dir, e);
+      }
+    }
   }
 }
