@@ -42,6 +42,7 @@ public class ScreenshotBenchmark {
   private Rect screen;
   private String lastHash = "";
   private long clicks;
+  private final int[][] targets = new int[2][];
 
   @Setup(Level.Trial)
   public void setUp() throws Exception {
@@ -49,6 +50,23 @@ public class ScreenshotBenchmark {
     desktop = new BenchDesktop(Integer.parseInt(wh[0]), Integer.parseInt(wh[1]));
     try (X11Desktop x11 = X11Desktop.open(desktop.display())) {
       screen = x11.capture().screen();
+      // click targets from the real layout: the list's centre, and a point of the text window the
+      // list does not cover (where GTK places the two windows depends on the screen size)
+      Rect text = bounds(x11, "bench text");
+      Rect list = bounds(x11, "bench list");
+      targets[0] = new int[] {list.x() + list.w() / 2, list.y() + list.h() / 2};
+      int inset = 30;
+      for (int[] p : new int[][] {{text.x() + inset, text.y() + text.h() - inset},
+          {text.x() + text.w() - inset, text.y() + text.h() - inset}, {text.x() + inset, text.y() + inset},
+          {text.x() + text.w() - inset, text.y() + inset}}) {
+        if (!inside(list, p[0], p[1])) {
+          targets[1] = p;
+          break;
+        }
+      }
+      if (targets[1] == null) {
+        throw new IllegalStateException("the list window covers the text window: " + text + " " + list);
+      }
     }
     runtime = AciRuntime.start(new AciRuntime.Options("127.0.0.1", 0, "bench", false, List.of(), desktop.display(),
         SessionLimits.defaults(), "bench"));
@@ -64,14 +82,14 @@ public class ScreenshotBenchmark {
    */
   @Setup(Level.Invocation)
   public void changeScreen() throws InterruptedException {
-    int w = screen.w();
+    String r = "";
     for (int attempt = 0; attempt < 5; attempt++) {
       // the list window sits in the middle; the text window's left part is free of it
-      int x = (clicks++ & 1) == 0 ? w / 2 : w / 6 + 60;
+      int[] p = targets[(int) (clicks++ & 1)];
       changer.call("{\"type\":\"action\",\"call_id\":\"c\",\"action\":{\"verb\":\"click\","
-          + "\"target\":{\"kind\":\"point_px\",\"x\":" + x + ",\"y\":" + screen.h() / 2 + "}}}");
+          + "\"target\":{\"kind\":\"point_px\",\"x\":" + p[0] + ",\"y\":" + p[1] + "}}}");
       for (int i = 0; i < 40; i++) {
-        String r = changer.call("{\"type\":\"action\",\"call_id\":\"w\",\"action\":{\"verb\":\"screenshot\","
+        r = changer.call("{\"type\":\"action\",\"call_id\":\"w\",\"action\":{\"verb\":\"screenshot\","
             + "\"if_none_match\":\"" + lastHash + "\"}}");
         int h = r.indexOf("\"frame_hash\":\"");
         String hash = r.substring(h + 14, h + 46);
@@ -82,7 +100,21 @@ public class ScreenshotBenchmark {
         Thread.sleep(5);
       }
     }
-    throw new IllegalStateException("five clicks did not change the screen");
+    String truth;
+    try (X11Desktop plain = X11Desktop.open(desktop.display(), false)) {
+      truth = plain.capture().capture(plain.capture().screen()).frameHash();
+    }
+    throw new IllegalStateException("five clicks did not change the screen; last reply: "
+        + r.substring(0, Math.min(300, r.length())) + " ; full XGetImage read hashes " + truth);
+  }
+
+  private static Rect bounds(X11Desktop x11, String title) {
+    return x11.windows().list().stream().filter(w -> w.title().equals(title)).findFirst()
+        .orElseThrow(() -> new IllegalStateException("no window titled " + title)).bounds();
+  }
+
+  private static boolean inside(Rect r, int x, int y) {
+    return x >= r.x() && y >= r.y() && x < r.x() + r.w() && y < r.y() + r.h();
   }
 
   @TearDown(Level.Trial)
