@@ -75,7 +75,9 @@ class TermRunTest {
     Path events = dir.resolve("events.jsonl");
     Path capture = dir.resolve("run.tcap");
     String script = "stty size; trap 'echo resized-to $(stty size)' WINCH; echo ready; "
-        + "until IFS= read -r -t 0.1 line; do :; done; echo \"got:$line\"; exit 3"; // traps run between reads
+        // traps run between reads; a read that fails for another reason than its timeout (status
+        // > 128) means the terminal is gone: stop instead of spinning on EIO as an orphan
+        + "while :; do IFS= read -r -t 0.1 line && break; [ $? -gt 128 ] || exit 9; done; echo \"got:$line\"; exit 3";
     try (Outer outer = new Outer(List.of("term", "run", "--events", events.toString(), "--capture",
         capture.toString(), "--", "bash", "-c", script), 111, 33)) {
       String shown = outer.await("ready");
