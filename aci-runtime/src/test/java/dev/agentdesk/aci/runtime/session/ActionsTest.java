@@ -11,7 +11,6 @@ import dev.agentdesk.testkit.XvfbExtension;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
 import java.util.Base64;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.AfterAll;
@@ -29,8 +28,7 @@ class ActionsTest {
   @BeforeAll
   static void start(XDisplay x) {
     display = x.name();
-    runtime = AciRuntime.start(new AciRuntime.Options("127.0.0.1", 0, TOKEN, false, List.of(), display,
-        SessionLimits.defaults(), "test"));
+    runtime = WireClient.runtimeOn(display, TOKEN);
   }
 
   @AfterAll

@@ -40,8 +40,7 @@ class ScreencastProtocolTest {
   @BeforeAll
   static void start(XDisplay x) {
     display = x.name();
-    runtime = AciRuntime.start(new AciRuntime.Options("127.0.0.1", 0, TOKEN, false, List.of(), display,
-        SessionLimits.defaults(), "test"));
+    runtime = WireClient.runtimeOn(display, TOKEN);
   }
 
   @AfterAll

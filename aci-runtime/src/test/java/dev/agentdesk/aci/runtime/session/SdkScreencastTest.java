@@ -52,8 +52,7 @@ class SdkScreencastTest {
   @BeforeAll
   static void start(XDisplay x) {
     display = x.name();
-    runtime = AciRuntime.start(new AciRuntime.Options("127.0.0.1", 0, TOKEN, false, List.of(), display,
-        SessionLimits.defaults(), "test"));
+    runtime = WireClient.runtimeOn(display, TOKEN);
   }
 
   @AfterAll
