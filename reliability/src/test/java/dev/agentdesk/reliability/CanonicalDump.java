@@ -8,6 +8,7 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
 
@@ -44,7 +45,10 @@ final class CanonicalDump {
               if (VOLATILE_COLUMNS.contains(col) || (table.equals("search_docs") && col.equals("id"))) {
                 continue;
               }
-              row.append(col).append('=').append(rs.getString(i)).append('\u001f');
+              // BLOBs (packed record fields) as hex: their bytes are not text.
+              Object v = rs.getObject(i);
+              row.append(col).append('=').append(v instanceof byte[] b ? HexFormat.of().formatHex(b) : rs.getString(i))
+                  .append('\u001f');
             }
             rows.add(row.toString());
           }

@@ -39,6 +39,9 @@ final class Invariants {
     try (TranscriptHistory h = TranscriptHistory.open(db)) {
       h.importFrom(List.of(new Importer.Root(provider, file)), ImportListener.NONE);
       assertThat(DetailJson.write(h.detail(sessionId))).as("persisted detail of %s", file).isEqualTo(freshJson);
+      // the bytes serve sends are the same document
+      assertThat(DetailJson.writeUtf8(h.detail(sessionId))).as("UTF-8 detail of %s", file)
+          .isEqualTo(freshJson.getBytes(java.nio.charset.StandardCharsets.UTF_8));
       // importing twice == importing once
       ImportReport again = h.importFrom(List.of(new Importer.Root(provider, file)), ImportListener.NONE);
       assertThat(again.bytesRead()).isZero();

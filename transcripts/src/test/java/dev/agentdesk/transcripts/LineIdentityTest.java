@@ -3,6 +3,7 @@ package dev.agentdesk.transcripts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentdesk.transcripts.assemble.DetailEntry;
+import dev.agentdesk.transcripts.assemble.DetailJson;
 import dev.agentdesk.transcripts.index.Importer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -106,5 +107,29 @@ class LineIdentityTest {
     Transcripts.FreshParse p = Transcripts.parse(Provider.CLAUDE, file);
     assertThat(p.problems()).isNotEmpty().allSatisfy(problem -> assertThat(problem.reason()).startsWith("corrupt line"));
     assertThat(p.detail().entries()).extracting(e -> ((DetailEntry.Message) e).uuid()).contains("u1", "u3");
+  }
+
+  @Test
+  void halfOfASurrogatePairBecomesAReplacementCharacterAndTheStoredDetailStaysEqual() throws IOException {
+    // An emoji cut in two: its first half escaped alone, in message text and in tool input; an
+    // intact pair escaped as two halves stays the emoji. (A broken pair in a field name is refused
+    // by the JSON parser and reported as an invalid line.)
+    append(user("u1", "cut \\ud83d here, whole \\ud83d\\ude80, low \\udc00 alone"));
+    append("{\"type\":\"assistant\",\"uuid\":\"a1\",\"timestamp\":\"2026-03-01T10:00:01.000Z\",\"requestId\":\"r1\","
+        + "\"message\":{\"id\":\"m1\",\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\",\"id\":\"toolu_1\","
+        + "\"name\":\"Bash\",\"input\":{\"command\":\"echo \\uD83D\"}}]}}\n");
+    Transcripts.FreshParse p = Transcripts.parse(Provider.CLAUDE, file);
+    assertThat(p.problems()).isEmpty();
+    String fresh = DetailJson.write(p.detail());
+    assertThat(fresh).contains("cut \uFFFD here, whole \uD83D\uDE80, low \uFFFD alone")
+        .contains("echo \uFFFD");
+    // no lone surrogate left: the text survives a UTF-8 round trip
+    assertThat(new String(fresh.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8)).isEqualTo(fresh);
+    try (TranscriptHistory h = TranscriptHistory.open(dir.resolve("h.db"))) {
+      importAll(h);
+      assertThat(DetailJson.write(h.detail(SESSION))).isEqualTo(fresh);
+      assertThat(DetailJson.writeUtf8(h.detail(SESSION))).isEqualTo(fresh.getBytes(StandardCharsets.UTF_8));
+      assertThat(h.search("here", 5)).singleElement().satisfies(hit -> assertThat(hit.ref()).isEqualTo("u1"));
+    }
   }
 }

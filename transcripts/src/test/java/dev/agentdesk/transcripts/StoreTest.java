@@ -43,8 +43,8 @@ class StoreTest {
         assertThat(rs.getString(1)).isEqualTo("wal");
       }
     }
-    assertThat(count(db, "SELECT COUNT(*) FROM schema_migrations")).isEqualTo(2);
-    assertThat(count(db, "SELECT MAX(version) FROM schema_migrations")).isEqualTo(2);
+    assertThat(count(db, "SELECT COUNT(*) FROM schema_migrations")).isEqualTo(3);
+    assertThat(count(db, "SELECT MAX(version) FROM schema_migrations")).isEqualTo(3);
   }
 
   @Test
@@ -177,32 +177,6 @@ class StoreTest {
       assertThat(h.search("limiter", new SearchFilter(Provider.CODEX, null, null), 1)).singleElement()
           .satisfies(hit -> assertThat(hit.sessionId()).startsWith("019b"));
     }
-  }
-
-  @Test
-  void aVersionOneDatabaseIsMigratedAndItsTextStaysSearchable(TempSqlite db) throws SQLException {
-    try (TranscriptHistory h = TranscriptHistory.open(db.file())) {
-      importFixtures(h);
-    }
-    // Put the database back into its version-1 shape: hash-named documents in search_docs.
-    try (Connection c = db.connect(); Statement s = c.createStatement()) {
-      s.execute("DROP TABLE search_fts");
-      s.execute("CREATE TABLE search_docs (id INTEGER PRIMARY KEY, session_id TEXT NOT NULL, kind TEXT NOT NULL,"
-          + " ref TEXT NOT NULL)");
-      s.execute("CREATE VIRTUAL TABLE search_fts USING fts5(body, content='', contentless_delete=1,"
-          + " tokenize='unicode61 remove_diacritics 2')");
-      s.execute("DELETE FROM schema_migrations WHERE version = 2");
-    }
-    try (TranscriptHistory h = TranscriptHistory.open(db.file())) {
-      assertThat(h.search("backoff configurable", 10)).first().satisfies(hit -> {
-        assertThat(hit.sessionId()).isEqualTo(MAIN);
-        assertThat(hit.ref()).isEqualTo("u9");
-      });
-      assertThat(h.search("TestRefill", 10)).extracting(SearchHit::kind).contains("tool_output");
-      assertThat(h.search("opened settings.py", 10)).isEmpty();
-    }
-    assertThat(count(db, "SELECT MAX(version) FROM schema_migrations")).isEqualTo(2);
-    assertThat(count(db, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'search_docs'")).isZero();
   }
 
   @Test

@@ -10,6 +10,7 @@ import dev.agentdesk.transcripts.UsageRow;
 import dev.agentdesk.transcripts.assemble.DetailJson;
 import dev.agentdesk.transcripts.index.Importer;
 import dev.agentdesk.transcripts.records.TokenUsage;
+import dev.agentdesk.transcripts.store.TranscriptStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,14 +63,15 @@ public final class HistoryBench {
     out.put("import_files", report.filesSeen());
     out.put("db_bytes", Files.size(db));
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement()) {
-      out.put("messages_visible", count(s, "SELECT COUNT(*) FROM messages WHERE visibility = 'VISIBLE'"));
+      out.put("messages", count(s, "SELECT COUNT(*) FROM messages"));
       out.put("fts_documents", count(s, "SELECT COUNT(*) FROM search_fts_docsize"));
       out.put("big_session_records", count(s, "SELECT (SELECT COUNT(*) FROM messages WHERE session_id = '"
           + CorpusGenerator.BIG_SESSION + "') + (SELECT COUNT(*) FROM tool_calls WHERE session_id = '"
           + CorpusGenerator.BIG_SESSION + "') + (SELECT COUNT(*) FROM tool_results WHERE session_id = '"
           + CorpusGenerator.BIG_SESSION + "')"));
-      out.putAll(claudeUsage(s));
     }
+
+    out.putAll(claudeUsage(db));
 
     // Parse only (no database), Claude files: the pass comparable to ccusage's.
     List<Path> claudeFiles;
@@ -96,7 +98,8 @@ public final class HistoryBench {
       double[] detail = new double[25];
       for (int i = -5; i < detail.length; i++) {
         long d0 = System.nanoTime();
-        int len = DetailJson.write(h.detail(CorpusGenerator.BIG_SESSION)).length();
+        // as serve answers GET /api/history/sessions/{id}: the detail JSON as UTF-8 bytes
+        int len = DetailJson.writeUtf8(h.detail(CorpusGenerator.BIG_SESSION)).length;
         if (i >= 0) {
           detail[i] = (System.nanoTime() - d0) / 1e6;
         }
@@ -171,18 +174,20 @@ public final class HistoryBench {
    * response once as its first line reports it (ccusage keeps the first line it sees of a
    * message id + request id).
    */
-  private static Map<String, Object> claudeUsage(Statement s) throws SQLException {
+  private static Map<String, Object> claudeUsage(Path db) {
     Map<String, long[]> largest = new HashMap<>();
     Map<String, long[]> first = new HashMap<>();
-    try (ResultSet rs = s.executeQuery("SELECT m.response_id, m.ordinal, m.input_tokens, m.output_tokens,"
-        + " m.cache_read_tokens, m.cache_creation_tokens, m.session_id, m.uuid FROM messages m JOIN sessions x ON"
-        + " x.id = m.session_id WHERE x.source = 'claude' AND m.has_usage = 1")) {
-      while (rs.next()) {
-        String key = rs.getString(1) != null ? rs.getString(1) : rs.getString(7) + "/" + rs.getString(8);
-        long[] v = {rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5), rs.getLong(6)};
+    try (TranscriptStore store = TranscriptStore.openSqlite(db)) {
+      store.forEachUsageMessage(m -> {
+        if (!m.source().equals(Provider.CLAUDE.id())) {
+          return;
+        }
+        String key = m.responseId() != null ? m.responseId() : m.sessionId() + "/" + m.uuid();
+        TokenUsage u = m.usage();
+        long[] v = {m.ordinal(), u.input(), u.output(), u.cacheRead(), u.cacheCreation()};
         largest.merge(key, v, (a, b) -> a[2] >= b[2] ? a : b);
         first.merge(key, v, (a, b) -> a[0] <= b[0] ? a : b);
-      }
+      });
     }
     Map<String, Object> out = new java.util.LinkedHashMap<>();
     out.put("claude_responses", largest.size());

@@ -111,7 +111,7 @@ public final class ClaudeCodeAdapter implements ProviderAdapter {
       return Optional.empty();
     }
     try {
-      JsonNode m = JsonlScan.MAPPER.readTree(meta.toFile());
+      JsonNode m = Surrogates.repair(JsonlScan.MAPPER.readTree(meta.toFile()));
       if (m == null || !m.isObject()) {
         problems.add(new LineProblem(meta.toString(), 1, "not a JSON object"));
         return Optional.empty();

@@ -48,7 +48,7 @@ final class ClaudeWorkflowRuns {
       }
       JsonNode run;
       try {
-        run = JsonlScan.MAPPER.readTree(f.toFile());
+        run = Surrogates.repair(JsonlScan.MAPPER.readTree(f.toFile()));
       } catch (IOException e) {
         problems.add(new LineProblem(f.toString(), 1, "invalid JSON: "
             + String.valueOf(e.getMessage()).lines().findFirst().orElse("unreadable")));

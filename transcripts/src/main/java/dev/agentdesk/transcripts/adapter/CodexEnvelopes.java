@@ -58,7 +58,7 @@ final class CodexEnvelopes {
       String s = input.asText().strip();
       if (s.startsWith("{") || s.startsWith("[")) {
         try {
-          return JsonlScan.MAPPER.readTree(s).toString();
+          return Surrogates.repair(JsonlScan.MAPPER.readTree(s)).toString();
         } catch (IOException e) {
           return input.toString();
         }
@@ -122,7 +122,7 @@ final class CodexEnvelopes {
         return new Output(s, false);
       }
       try {
-        obj = JsonlScan.MAPPER.readTree(t);
+        obj = Surrogates.repair(JsonlScan.MAPPER.readTree(t));
       } catch (IOException e) {
         return new Output(s, false);
       }

@@ -129,6 +129,9 @@ final class JsonlScan {
       problems.add(new LineProblem(unit.file().toString(), lineNo, "invalid JSON: " + firstLine(e.getMessage())));
       return;
     }
+    if (Surrogates.mayHaveEscape(buf, from, to)) {
+      node = Surrogates.repair(node);
+    }
     if (!(node instanceof ObjectNode obj)) {
       problems.add(new LineProblem(unit.file().toString(), lineNo,
           "not a JSON object (" + (node == null ? "empty" : node.getNodeType().name().toLowerCase()) + ")"));

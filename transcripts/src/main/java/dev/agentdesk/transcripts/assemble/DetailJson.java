@@ -1,8 +1,11 @@
 package dev.agentdesk.transcripts.assemble;
 
+import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.io.SegmentedStringWriter;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import dev.agentdesk.transcripts.records.TokenUsage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -12,7 +15,10 @@ import java.io.UncheckedIOException;
  * output is compact, so equal details are byte-equal.
  */
 public final class DetailJson {
-  private static final JsonFactory FACTORY = new JsonFactory();
+  // Characters outside the BMP as 4-byte UTF-8, not as escaped surrogate pairs: the bytes must be
+  // the text document's UTF-8 encoding exactly.
+  private static final JsonFactory FACTORY = JsonFactory.builder()
+      .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8).build();
 
   private DetailJson() {}
 
@@ -21,15 +27,7 @@ public final class DetailJson {
     // (and synchronise every append).
     SegmentedStringWriter sw = new SegmentedStringWriter(FACTORY._getBufferRecycler());
     try (JsonGenerator g = FACTORY.createGenerator(sw)) {
-      g.writeStartObject();
-      g.writeFieldName("session");
-      header(g, d.session());
-      g.writeArrayFieldStart("entries");
-      for (DetailEntry e : d.entries()) {
-        entry(g, e);
-      }
-      g.writeEndArray();
-      g.writeEndObject();
+      document(g, d);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -38,6 +36,33 @@ public final class DetailJson {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * The same document as UTF-8 bytes, for a server that sends it: no String (two bytes per
+   * character while it is built) to encode afterwards.
+   */
+  public static byte[] writeUtf8(SessionDetail d) {
+    try (ByteArrayBuilder out = new ByteArrayBuilder(FACTORY._getBufferRecycler());
+        JsonGenerator g = FACTORY.createGenerator(out, JsonEncoding.UTF8)) {
+      document(g, d);
+      g.flush();
+      return out.toByteArray();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void document(JsonGenerator g, SessionDetail d) throws IOException {
+    g.writeStartObject();
+    g.writeFieldName("session");
+    header(g, d.session());
+    g.writeArrayFieldStart("entries");
+    for (DetailEntry e : d.entries()) {
+      entry(g, e);
+    }
+    g.writeEndArray();
+    g.writeEndObject();
   }
 
   private static void header(JsonGenerator g, SessionDetail.Header h) throws IOException {

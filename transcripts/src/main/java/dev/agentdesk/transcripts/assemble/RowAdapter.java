@@ -82,7 +82,7 @@ final class RowAdapter {
       TokenUsage usage = l(r, hasUsage) == 0 ? null
           : new TokenUsage(l(r, input), l(r, output), l(r, cacheRead), l(r, cacheCreation));
       out.add(new MessageRecord(s(r, session), s(r, uuid), s(r, parent), l(r, ordinal), s(r, timestamp), s(r, role),
-          s(r, text), s(r, contentType), l(r, isMeta) != 0, Visibility.valueOf(s(r, visibility)), s(r, model),
+          s(r, text), s(r, contentType), l(r, isMeta) != 0, visibility(s(r, visibility)), s(r, model),
           l(r, sidechain) != 0, s(r, agent), s(r, response), usage));
     }
   }
@@ -177,6 +177,11 @@ final class RowAdapter {
     for (Object[] r : t.rows()) {
       out.add(new TurnDurationRecord(s(r, session), s(r, uuid), l(r, ordinal), s(r, timestamp), l(r, duration)));
     }
+  }
+
+  /** The stored name of a visibility; the common name is compared first (no hashing per row). */
+  private static Visibility visibility(String name) {
+    return Visibility.VISIBLE.name().equals(name) ? Visibility.VISIBLE : Visibility.valueOf(name);
   }
 
   private static String s(Object[] r, int i) {

@@ -51,14 +51,23 @@ public final class SessionDetailAssembler {
 
   /** One message per response: the one whose usage counts. */
   public static Map<String, MessageRecord> responseUsages(Collection<MessageRecord> messages) {
-    Map<String, MessageRecord> best = new HashMap<>();
+    // Keyed by response id, or by uuid for a message outside any response (kept apart: an id
+    // of one kind may equal an id of the other).
+    Map<String, MessageRecord> byResponse = new HashMap<>();
+    Map<String, MessageRecord> alone = new HashMap<>();
     for (MessageRecord m : messages) {
       if (m.usage() == null) {
         continue;
       }
-      String key = m.responseId() != null ? "r:" + m.responseId() : "m:" + m.uuid();
-      best.merge(key, m, SessionDetailAssembler::better);
+      if (m.responseId() != null) {
+        byResponse.merge(m.responseId(), m, SessionDetailAssembler::better);
+      } else {
+        alone.merge(m.uuid(), m, SessionDetailAssembler::better);
+      }
     }
+    Map<String, MessageRecord> best = new HashMap<>(byResponse.size() + alone.size());
+    byResponse.forEach((k, v) -> best.put("r:" + k, v));
+    alone.forEach((k, v) -> best.put("m:" + k, v));
     return best;
   }
 
@@ -174,7 +183,7 @@ public final class SessionDetailAssembler {
       for (SummaryRecord s : summaries.values()) {
         items.add(new Item(s.ordinal(), 2, s.id(), s));
       }
-      items.sort(Comparator.comparingLong(Item::ordinal).thenComparingInt(Item::kind).thenComparing(Item::id));
+      items.sort(Item.ORDER);
 
       List<DetailEntry> entries = new ArrayList<>(items.size());
       List<MessageRecord> thinking = new ArrayList<>();
@@ -241,5 +250,14 @@ public final class SessionDetailAssembler {
     }
   }
 
-  private record Item(long ordinal, int kind, String id, TranscriptRecord record) {}
+  private record Item(long ordinal, int kind, String id, TranscriptRecord record) {
+    /** Transcript order: ordinal, then messages before tool entries before summaries, then id. */
+    static final Comparator<Item> ORDER = (a, b) -> {
+      int c = Long.compare(a.ordinal, b.ordinal);
+      if (c == 0) {
+        c = Integer.compare(a.kind, b.kind);
+      }
+      return c != 0 ? c : a.id.compareTo(b.id);
+    };
+  }
 }

@@ -9,12 +9,22 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import dev.agentdesk.transcripts.records.MessageRecord;
+import dev.agentdesk.transcripts.records.TokenUsage;
+import dev.agentdesk.transcripts.records.ToolCallRecord;
+import dev.agentdesk.transcripts.records.ToolResultRecord;
+import dev.agentdesk.transcripts.records.Visibility;
 
 /** Versioned schema: applies the dialect's scripts past the recorded version, each in its own transaction. */
 final class Migrations {
   private Migrations() {}
 
   static int migrate(Connection c, SqlDialect dialect) throws SQLException {
+    return migrate(c, dialect, dialect.migrations().size());
+  }
+
+  /** Migrates up to version {@code target} only (tests build older databases with it). */
+  static int migrate(Connection c, SqlDialect dialect, int target) throws SQLException {
     try (Statement s = c.createStatement()) {
       s.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)");
     }
@@ -32,7 +42,7 @@ final class Migrations {
     boolean auto = c.getAutoCommit();
     c.setAutoCommit(false);
     try {
-      for (int v = current; v < scripts.size(); v++) {
+      for (int v = current; v < target; v++) {
         try (Statement s = c.createStatement()) {
           for (String stmt : statements(scripts.get(v))) {
             s.execute(stmt);
@@ -42,6 +52,8 @@ final class Migrations {
         }
         if (v + 1 == 2) {
           reindex(c);
+        } else if (v + 1 == 3) {
+          repack(c);
         }
         c.commit();
       }
@@ -51,7 +63,7 @@ final class Migrations {
     } finally {
       c.setAutoCommit(auto);
     }
-    return scripts.size();
+    return Math.max(current, target);
   }
 
   /**
@@ -78,6 +90,72 @@ final class Migrations {
           add(ins, SearchDocs.TOOL_OUTPUT.docId(rs.getLong(1)), SearchDocs.toolOutputBody(rs.getString(2)));
         }
       }
+    }
+  }
+
+  /**
+   * Version 3: copies messages, tool calls and tool results into their packed tables (same rowids,
+   * so the full-text index stays valid) and swaps the tables.
+   */
+  private static void repack(Connection c) throws SQLException {
+    Packed.Out out = new Packed.Out();
+    try (Statement s = c.createStatement();
+        PreparedStatement msg = c.prepareStatement("INSERT INTO messages_v3(rowid, session_id, uuid, text, has_usage,"
+            + " fields) VALUES (?, ?, ?, ?, ?, ?)");
+        PreparedStatement call = c.prepareStatement("INSERT INTO tool_calls_v3(rowid, session_id, id, name,"
+            + " input_json, fields) VALUES (?, ?, ?, ?, ?, ?)");
+        PreparedStatement result = c.prepareStatement("INSERT INTO tool_results_v3(rowid, session_id, tool_use_id,"
+            + " content, fields) VALUES (?, ?, ?, ?, ?)")) {
+      try (ResultSet rs = s.executeQuery("SELECT rowid, * FROM messages")) {
+        while (rs.next()) {
+          boolean usage = rs.getInt("has_usage") != 0;
+          MessageRecord m = new MessageRecord(rs.getString("session_id"), rs.getString("uuid"),
+              rs.getString("parent_uuid"), rs.getLong("ordinal"), rs.getString("timestamp"), rs.getString("role"),
+              rs.getString("text"), rs.getString("content_type"), rs.getInt("is_meta") != 0,
+              Visibility.valueOf(rs.getString("visibility")), rs.getString("model"), rs.getInt("is_sidechain") != 0,
+              rs.getString("agent_id"), rs.getString("response_id"), usage ? new TokenUsage(
+                  rs.getLong("input_tokens"), rs.getLong("output_tokens"), rs.getLong("cache_read_tokens"),
+                  rs.getLong("cache_creation_tokens")) : null);
+          msg.setLong(1, rs.getLong(1));
+          msg.setString(2, m.sessionId());
+          msg.setString(3, m.uuid());
+          msg.setString(4, m.text());
+          msg.setInt(5, usage ? 1 : 0);
+          msg.setBytes(6, PackedRows.messageFields(out, m));
+          msg.executeUpdate();
+        }
+      }
+      try (ResultSet rs = s.executeQuery("SELECT rowid, * FROM tool_calls")) {
+        while (rs.next()) {
+          ToolCallRecord t = new ToolCallRecord(rs.getString("session_id"), rs.getString("id"),
+              rs.getString("message_uuid"), rs.getLong("ordinal"), rs.getString("timestamp"), rs.getString("name"),
+              rs.getString("presentation"), rs.getString("input_json"), rs.getString("file_path"));
+          call.setLong(1, rs.getLong(1));
+          call.setString(2, t.sessionId());
+          call.setString(3, t.id());
+          call.setString(4, t.name());
+          call.setString(5, t.inputJson());
+          call.setBytes(6, PackedRows.toolCallFields(out, t));
+          call.executeUpdate();
+        }
+      }
+      try (ResultSet rs = s.executeQuery("SELECT rowid, * FROM tool_results")) {
+        while (rs.next()) {
+          ToolResultRecord t = new ToolResultRecord(rs.getString("session_id"), rs.getString("tool_use_id"),
+              rs.getLong("ordinal"), rs.getString("timestamp"), rs.getString("content"), rs.getInt("is_error") != 0);
+          result.setLong(1, rs.getLong(1));
+          result.setString(2, t.sessionId());
+          result.setString(3, t.toolUseId());
+          result.setString(4, t.content());
+          result.setBytes(5, PackedRows.toolResultFields(out, t));
+          result.executeUpdate();
+        }
+      }
+      for (String table : List.of("messages", "tool_calls", "tool_results")) {
+        s.execute("DROP TABLE " + table);
+        s.execute("ALTER TABLE " + table + "_v3 RENAME TO " + table);
+      }
+      s.execute("CREATE INDEX messages_with_usage ON messages(has_usage) WHERE has_usage = 1");
     }
   }
 

@@ -5,7 +5,6 @@ import dev.agentdesk.transcripts.records.MessageRecord;
 import dev.agentdesk.transcripts.records.SessionRecord;
 import dev.agentdesk.transcripts.records.SubagentRecord;
 import dev.agentdesk.transcripts.records.SummaryRecord;
-import dev.agentdesk.transcripts.records.TokenUsage;
 import dev.agentdesk.transcripts.records.ToolCallRecord;
 import dev.agentdesk.transcripts.records.ToolResultRecord;
 import dev.agentdesk.transcripts.records.TranscriptRecord;
@@ -73,6 +72,7 @@ final class RecordWriter implements AutoCloseable {
   private final Set<Long> staleDocs = new HashSet<>();
   private final SqlDialect dialect;
   private final List<PreparedStatement> all = new ArrayList<>();
+  private final Packed.Out packed = new Packed.Out();
 
   /** Where a row of a document table lives. */
   private record Slot(long rowid, boolean storedBefore) {}
@@ -81,13 +81,9 @@ final class RecordWriter implements AutoCloseable {
     this.c = c;
     this.store = store;
     this.dialect = dialect;
-    message = prep(upsert("messages", List.of("session_id", "uuid"), "rowid", "parent_uuid", "ordinal", "timestamp",
-        "role", "text", "content_type", "is_meta", "visibility", "model", "is_sidechain", "agent_id", "response_id",
-        "has_usage", "input_tokens", "output_tokens", "cache_read_tokens", "cache_creation_tokens"));
-    call = prep(upsert("tool_calls", List.of("session_id", "id"), "rowid", "message_uuid", "ordinal", "timestamp",
-        "name", "presentation", "input_json", "file_path"));
-    result = prep(upsert("tool_results", List.of("session_id", "tool_use_id"), "rowid", "ordinal", "timestamp",
-        "content", "is_error"));
+    message = prep(upsert("messages", List.of("session_id", "uuid"), "rowid", "text", "has_usage", "fields"));
+    call = prep(upsert("tool_calls", List.of("session_id", "id"), "rowid", "name", "input_json", "fields"));
+    result = prep(upsert("tool_results", List.of("session_id", "tool_use_id"), "rowid", "content", "fields"));
     summary = prep(upsert("summaries", List.of("session_id", "id"), "ordinal", "text", "leaf_uuid"));
     subagent = prep(upsert("subagents", List.of("session_id", "agent_id"), "parent_tool_call_id", "type",
         "description", "duration_ms", "total_tokens", "agent_session_id"));
@@ -150,23 +146,19 @@ final class RecordWriter implements AutoCloseable {
         }
         writeSession(existing.isPresent() ? existing.get().absorb(s) : s);
       } else if (r instanceof MessageRecord m) {
-        TokenUsage u = m.usage();
         Slot slot = slot(SearchDocs.MESSAGE, m.sessionId(), m.uuid());
-        set(message, m.sessionId(), m.uuid(), rowidParam(slot), m.parentUuid(), m.ordinal(), m.timestamp(), m.role(),
-            m.text(), m.contentType(), m.isMeta() ? 1L : 0L, m.visibility().name(), m.model(),
-            m.isSidechain() ? 1L : 0L, m.agentId(), m.responseId(), u == null ? 0L : 1L, u == null ? 0L : u.input(),
-            u == null ? 0L : u.output(), u == null ? 0L : u.cacheRead(), u == null ? 0L : u.cacheCreation());
+        set(message, m.sessionId(), m.uuid(), rowidParam(slot), m.text(), m.usage() == null ? 0L : 1L,
+            PackedRows.messageFields(packed, m));
         document(SearchDocs.MESSAGE, slot, m.sessionId(),
             SearchDocs.messageBody(m.visibility() == Visibility.VISIBLE, m.text()));
       } else if (r instanceof ToolCallRecord t) {
         Slot slot = slot(SearchDocs.TOOL_INPUT, t.sessionId(), t.id());
-        set(call, t.sessionId(), t.id(), rowidParam(slot), t.messageUuid(), t.ordinal(), t.timestamp(), t.name(),
-            t.presentation(), t.inputJson(), t.filePath());
+        set(call, t.sessionId(), t.id(), rowidParam(slot), t.name(), t.inputJson(),
+            PackedRows.toolCallFields(packed, t));
         document(SearchDocs.TOOL_INPUT, slot, t.sessionId(), SearchDocs.toolInputBody(t.name(), t.inputJson()));
       } else if (r instanceof ToolResultRecord t) {
         Slot slot = slot(SearchDocs.TOOL_OUTPUT, t.sessionId(), t.toolUseId());
-        set(result, t.sessionId(), t.toolUseId(), rowidParam(slot), t.ordinal(), t.timestamp(), t.content(),
-            t.isError() ? 1L : 0L);
+        set(result, t.sessionId(), t.toolUseId(), rowidParam(slot), t.content(), PackedRows.toolResultFields(packed, t));
         document(SearchDocs.TOOL_OUTPUT, slot, t.sessionId(), SearchDocs.toolOutputBody(t.content()));
       } else if (r instanceof SummaryRecord s) {
         set(summary, s.sessionId(), s.id(), s.ordinal(), s.text(), s.leafUuid());
@@ -287,6 +279,8 @@ final class RecordWriter implements AutoCloseable {
         p.setNull(i + 1, Types.VARCHAR);
       } else if (v instanceof Long l) {
         p.setLong(i + 1, l);
+      } else if (v instanceof byte[] b) {
+        p.setBytes(i + 1, b);
       } else {
         p.setString(i + 1, v.toString());
       }

@@ -191,8 +191,16 @@ public final class TranscriptStore implements AutoCloseable {
       return Optional.empty();
     }
     tables.put("sessions", session);
+    tables.put("messages", packedRows(PackedRows.MESSAGE_SELECT, PackedRows.MESSAGE_COLUMNS, sessionId,
+        rs -> PackedRows.message(sessionId, rs.getString(1), rs.getString(2), rs.getBytes(3))));
+    tables.put("tool_calls", packedRows(PackedRows.TOOL_CALL_SELECT, PackedRows.TOOL_CALL_COLUMNS, sessionId,
+        rs -> PackedRows.toolCall(sessionId, rs.getString(1), rs.getString(2), rs.getString(3), rs.getBytes(4))));
+    tables.put("tool_results", packedRows(PackedRows.TOOL_RESULT_SELECT, PackedRows.TOOL_RESULT_COLUMNS, sessionId,
+        rs -> PackedRows.toolResult(sessionId, rs.getString(1), rs.getString(2), rs.getBytes(3))));
     for (String table : RecordWriter.SESSION_TABLES) {
-      tables.put(table, rows("SELECT * FROM " + table + " WHERE session_id = ?", sessionId));
+      if (!tables.containsKey(table)) {
+        tables.put(table, rows("SELECT * FROM " + table + " WHERE session_id = ?", sessionId));
+      }
     }
     return Optional.of(new TableRows(tables));
   }
@@ -301,14 +309,11 @@ public final class TranscriptStore implements AutoCloseable {
 
   /** Streams every message that carries usage to {@code sink}; the caller decides how responses are counted. */
   public void forEachUsageMessage(Consumer<UsageSample> sink) {
-    try (PreparedStatement p = c.prepareStatement("SELECT m.session_id, s.source, m.uuid, m.ordinal, m.timestamp,"
-        + " m.model, m.response_id, m.input_tokens, m.output_tokens, m.cache_read_tokens, m.cache_creation_tokens"
+    try (PreparedStatement p = c.prepareStatement("SELECT m.session_id, s.source, m.uuid, m.fields"
         + " FROM messages m JOIN sessions s ON s.id = m.session_id WHERE m.has_usage = 1")) {
       try (ResultSet rs = p.executeQuery()) {
         while (rs.next()) {
-          sink.accept(new UsageSample(rs.getString(1), rs.getString(2), rs.getString(3), rs.getLong(4),
-              rs.getString(5), rs.getString(6), rs.getString(7),
-              new TokenUsage(rs.getLong(8), rs.getLong(9), rs.getLong(10), rs.getLong(11))));
+          sink.accept(PackedRows.usageSample(rs.getString(1), rs.getString(2), rs.getString(3), rs.getBytes(4)));
         }
       }
     } catch (SQLException e) {
@@ -354,6 +359,10 @@ public final class TranscriptStore implements AutoCloseable {
       }
       throw new TranscriptException(Reason.STORE_FAILURE, "database query failed: " + msg, e);
     }
+  }
+
+  private TableRows.Table packedRows(String sql, List<String> columns, String sessionId, RowMapper<Object[]> row) {
+    return new TableRows.Table(columns, query(sql, List.of(sessionId), row));
   }
 
   private TableRows.Table rows(String sql, String arg) {

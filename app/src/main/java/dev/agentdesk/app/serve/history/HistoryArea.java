@@ -137,7 +137,7 @@ public final class HistoryArea implements ApiArea, EventSnapshot {
     r.get("/api/history/sessions", this::sessions);
     r.get("/api/history/sessions/{id}", ctx -> {
       String id = ctx.pathParam("id");
-      String json = read(h -> DetailJson.write(h.detail(id)));
+      byte[] json = read(h -> DetailJson.writeUtf8(h.detail(id)));
       ctx.contentType("application/json").result(json);
     });
     r.get("/api/history/search", this::search);

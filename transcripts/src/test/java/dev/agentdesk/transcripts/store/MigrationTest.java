@@ -1,0 +1,195 @@
+package dev.agentdesk.transcripts.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agentdesk.testkit.TempSqlite;
+import dev.agentdesk.testkit.TempSqliteExtension;
+import dev.agentdesk.transcripts.ImportListener;
+import dev.agentdesk.transcripts.ImportReport;
+import dev.agentdesk.transcripts.Provider;
+import dev.agentdesk.transcripts.SearchHit;
+import dev.agentdesk.transcripts.TranscriptHistory;
+import dev.agentdesk.transcripts.assemble.DetailJson;
+import dev.agentdesk.transcripts.assemble.TableRows;
+import dev.agentdesk.transcripts.index.Importer;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Databases written by older versions open as the current version with nothing lost: an old
+ * database is built at its version (its own schema scripts, its own row layout: one column per
+ * field), filled with the rows of an import of the project's fixtures, then opened. Every session's
+ * detail must equal the detail of a direct import byte for byte, search must find the same rows,
+ * and re-importing the same files must change nothing.
+ */
+@ExtendWith(TempSqliteExtension.class)
+class MigrationTest {
+  private static final List<String> QUERIES = List.of("backoff configurable", "TestRefill", "rate limiter leak", "bucket");
+
+  @ParameterizedTest(name = "from version {0}")
+  @ValueSource(ints = {1, 2})
+  void anOlderDatabaseOpensWithEveryDetailAndSearchHitIntact(int version, TempSqlite db, @TempDir Path dir)
+      throws Exception {
+    Path reference = dir.resolve("reference.db");
+    Map<String, String> details = new LinkedHashMap<>();
+    Map<String, List<String>> hits = new LinkedHashMap<>();
+    List<String> sessions;
+    try (TranscriptHistory h = TranscriptHistory.open(reference)) {
+      h.importFrom(roots(), ImportListener.NONE);
+    }
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + reference)) {
+      sessions = strings(c, "SELECT id FROM sessions ORDER BY id");
+    }
+    assertThat(sessions).hasSizeGreaterThan(3);
+    try (TranscriptHistory h = TranscriptHistory.open(reference)) {
+      for (String id : sessions) {
+        details.put(id, DetailJson.write(h.detail(id)));
+      }
+      for (String q : QUERIES) {
+        hits.put(q, refs(h.search(q, 50)));
+      }
+    }
+    assertThat(hits.values()).allSatisfy(refs -> assertThat(refs).isNotEmpty());
+
+    writeOldDatabase(version, reference, sessions, db.file());
+
+    try (TranscriptHistory h = TranscriptHistory.open(db.file())) {
+      for (String id : sessions) {
+        assertThat(DetailJson.write(h.detail(id))).as("detail of %s", id).isEqualTo(details.get(id));
+      }
+      for (String q : QUERIES) {
+        assertThat(refs(h.search(q, 50))).as("hits of '%s'", q).isEqualTo(hits.get(q));
+      }
+      ImportReport again = h.importFrom(roots(), ImportListener.NONE);
+      assertThat(again.records()).isZero();
+      for (String id : sessions) {
+        assertThat(DetailJson.write(h.detail(id))).isEqualTo(details.get(id));
+      }
+    }
+    try (Connection c = db.connect(); Statement s = c.createStatement()) {
+      s.execute("INSERT INTO search_fts(search_fts, rank) VALUES ('integrity-check', 1)");
+      assertThat(strings(c, "SELECT MAX(version) FROM schema_migrations")).containsExactly("3");
+      assertThat(strings(c, "SELECT name FROM sqlite_master WHERE name LIKE '%\\_v3' ESCAPE '\\'")).isEmpty();
+    }
+  }
+
+  /**
+   * The database an older agentdesk would have written for the same import: its schema, one column
+   * per field, and (from version 2) full-text documents named by rowid. A version-1 index is left
+   * empty: version 2 drops it and rebuilds from the rows.
+   */
+  private static void writeOldDatabase(int version, Path reference, List<String> sessions, Path target)
+      throws SQLException {
+    try (TranscriptStore ref = TranscriptStore.openSqlite(reference);
+        Connection old = DriverManager.getConnection("jdbc:sqlite:" + target);
+        Connection refConn = DriverManager.getConnection("jdbc:sqlite:" + reference)) {
+      SqlDialect dialect = new SqliteDialect();
+      dialect.configure(old);
+      assertThat(Migrations.migrate(old, dialect, version)).isEqualTo(version);
+      old.setAutoCommit(false);
+      for (String id : sessions) {
+        TableRows rows = ref.sessionRows(id).orElseThrow();
+        for (Map.Entry<String, TableRows.Table> t : rows.tables().entrySet()) {
+          insert(old, t.getKey(), t.getValue().columns(), t.getValue().rows());
+        }
+      }
+      copyTable(refConn, old, "cursors");
+      if (version >= 2) {
+        indexByRowid(old);
+      }
+      old.commit();
+    }
+  }
+
+  private static void indexByRowid(Connection old) throws SQLException {
+    try (Statement s = old.createStatement();
+        PreparedStatement ins = old.prepareStatement("INSERT INTO search_fts(rowid, body) VALUES (?, ?)")) {
+      for (SearchDocs kind : SearchDocs.values()) {
+        String visible = kind == SearchDocs.MESSAGE ? "visibility = 'VISIBLE'" : "1";
+        try (ResultSet rs = s.executeQuery("SELECT rowid, " + visible + ", " + kind.bodySql + " FROM " + kind.table
+            + " ORDER BY rowid")) {
+          while (rs.next()) {
+            String body = rs.getInt(2) == 1 && rs.getString(3) != null && !rs.getString(3).isBlank()
+                ? rs.getString(3) : null;
+            if (body != null) {
+              ins.setLong(1, kind.docId(rs.getLong(1)));
+              ins.setString(2, body);
+              ins.executeUpdate();
+            }
+          }
+        }
+      }
+    }
+  }
+
+  private static void insert(Connection c, String table, List<String> columns, List<Object[]> rows)
+      throws SQLException {
+    if (rows.isEmpty()) {
+      return;
+    }
+    try (PreparedStatement p = c.prepareStatement("INSERT INTO " + table + " (" + String.join(", ", columns)
+        + ") VALUES (" + String.join(", ", Collections.nCopies(columns.size(), "?")) + ")")) {
+      for (Object[] row : rows) {
+        for (int i = 0; i < row.length; i++) {
+          p.setObject(i + 1, row[i]);
+        }
+        p.executeUpdate();
+      }
+    }
+  }
+
+  private static void copyTable(Connection from, Connection to, String table) throws SQLException {
+    List<String> columns = new ArrayList<>();
+    List<Object[]> rows = new ArrayList<>();
+    try (Statement s = from.createStatement(); ResultSet rs = s.executeQuery("SELECT * FROM " + table)) {
+      ResultSetMetaData md = rs.getMetaData();
+      for (int i = 1; i <= md.getColumnCount(); i++) {
+        columns.add(md.getColumnName(i));
+      }
+      while (rs.next()) {
+        Object[] row = new Object[columns.size()];
+        for (int i = 0; i < row.length; i++) {
+          row[i] = rs.getObject(i + 1);
+        }
+        rows.add(row);
+      }
+    }
+    insert(to, table, columns, rows);
+  }
+
+  private static List<String> refs(List<SearchHit> hits) {
+    return hits.stream().map(h -> h.sessionId() + "/" + h.kind() + "/" + h.ref()).toList();
+  }
+
+  private static List<String> strings(Connection c, String sql) throws SQLException {
+    List<String> out = new ArrayList<>();
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+      while (rs.next()) {
+        out.add(rs.getString(1));
+      }
+    }
+    return out;
+  }
+
+  private static List<Importer.Root> roots() throws URISyntaxException {
+    Path fixtures = Path.of(MigrationTest.class.getResource("/fixtures").toURI());
+    return List.of(new Importer.Root(Provider.CLAUDE, fixtures.resolve("claude/projects/-home-dev-demo")),
+        new Importer.Root(Provider.CODEX, fixtures.resolve("codex/sessions/2026/01/06")));
+  }
+}
