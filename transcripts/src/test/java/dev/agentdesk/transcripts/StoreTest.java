@@ -42,6 +42,10 @@ class StoreTest {
         rs.next();
         assertThat(rs.getString(1)).isEqualTo("wal");
       }
+      try (ResultSet rs = s.executeQuery("PRAGMA page_size")) {
+        rs.next();
+        assertThat(rs.getInt(1)).isEqualTo(8192);
+      }
     }
     assertThat(count(db, "SELECT COUNT(*) FROM schema_migrations")).isEqualTo(3);
     assertThat(count(db, "SELECT MAX(version) FROM schema_migrations")).isEqualTo(3);

@@ -15,6 +15,10 @@ final class SqliteDialect implements SqlDialect {
   @Override
   public void configure(Connection c) throws SQLException {
     try (Statement s = c.createStatement()) {
+      // 8 KiB pages for a new database (an existing one keeps its size): tool outputs and message
+      // text overflow 4 KiB pages often, and a 1 GB import ran ~6 % faster with 8 KiB (16 KiB was
+      // not better). Must precede WAL mode, after which the page size is fixed.
+      s.execute("PRAGMA page_size=8192");
       s.execute("PRAGMA journal_mode=WAL");
       s.execute("PRAGMA synchronous=NORMAL");
       s.execute("PRAGMA busy_timeout=10000");
