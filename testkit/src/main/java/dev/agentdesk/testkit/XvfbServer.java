@@ -18,10 +18,17 @@ public final class XvfbServer implements AutoCloseable {
 
   private final Process process;
   private final XDisplay display;
+  /**
+   * Stops Xvfb when the JVM exits without {@link #close} (a failed benchmark setup, System.exit):
+   * a child process outlives its JVM otherwise, and an orphaned server keeps a display and CPU.
+   */
+  private final Thread reaper;
 
   private XvfbServer(Process process, XDisplay display) {
     this.process = process;
     this.display = display;
+    this.reaper = new Thread(process::destroy, "xvfb-reaper-" + display.name()); // SIGTERM: Xvfb removes its lock file
+    Runtime.getRuntime().addShutdownHook(reaper);
   }
 
   /** The Xvfb executable on PATH, if any. */
@@ -79,8 +86,18 @@ public final class XvfbServer implements AutoCloseable {
     return process.isAlive();
   }
 
+  /** The server's process id. */
+  public long pid() {
+    return process.pid();
+  }
+
   @Override
   public void close() {
+    try {
+      Runtime.getRuntime().removeShutdownHook(reaper);
+    } catch (IllegalStateException shuttingDown) {
+      // the hook is running or will run; stopping twice is harmless
+    }
     process.destroy();
     try {
       if (!process.waitFor(5, TimeUnit.SECONDS)) {

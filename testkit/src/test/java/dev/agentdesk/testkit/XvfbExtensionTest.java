@@ -3,6 +3,8 @@ package dev.agentdesk.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -24,5 +26,22 @@ class XvfbExtensionTest {
     assertThat(server.isAlive()).isTrue();
     server.close();
     assertThat(server.isAlive()).isFalse();
+  }
+
+  @Test
+  void aJvmThatExitsWithoutClosingItsServerStopsIt() throws Exception {
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    Process child = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
+        XvfbOrphanMain.class.getName()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+    assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(child.exitValue()).as(out).isEqualTo(3);
+    long pid = Long.parseLong(out);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false) && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+    assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).as("Xvfb %d still running", pid)
+        .isFalse();
   }
 }

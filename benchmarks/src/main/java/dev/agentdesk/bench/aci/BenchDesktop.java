@@ -15,9 +15,12 @@ import java.util.List;
 final class BenchDesktop implements AutoCloseable {
   final XvfbServer xvfb;
   private final List<Process> apps = new ArrayList<>();
+  /** JMH ends a fork whose setup failed without calling tear-down: the apps must not outlive it. */
+  private final Thread reaper = new Thread(() -> apps.forEach(Process::destroyForcibly), "bench-desktop-reaper");
 
   BenchDesktop(int width, int height) throws IOException, InterruptedException {
     xvfb = XvfbServer.start(width, height);
+    Runtime.getRuntime().addShutdownHook(reaper);
     Path text = Files.createTempFile("bench-text", ".txt");
     StringBuilder sb = new StringBuilder();
     for (int i = 0; i < 400; i++) {
@@ -52,6 +55,11 @@ final class BenchDesktop implements AutoCloseable {
 
   @Override
   public void close() {
+    try {
+      Runtime.getRuntime().removeShutdownHook(reaper);
+    } catch (IllegalStateException shuttingDown) {
+      // the hook is running already
+    }
     apps.forEach(Process::destroyForcibly);
     xvfb.close();
   }
