@@ -40,6 +40,16 @@ final class BenchDesktop implements AutoCloseable {
     Thread.sleep(2500); // let GTK map and paint both windows
   }
 
+  /** Which GTK apps still run, for a failure message ("zenity --list: exited 0"). */
+  String appsState() {
+    StringBuilder sb = new StringBuilder();
+    for (Process p : apps) {
+      sb.append(sb.length() == 0 ? "" : ", ").append(p.info().command().orElse("app")).append(' ')
+          .append(p.isAlive() ? "running" : "exited " + p.exitValue());
+    }
+    return sb.toString();
+  }
+
   String display() {
     return xvfb.display().name();
   }
