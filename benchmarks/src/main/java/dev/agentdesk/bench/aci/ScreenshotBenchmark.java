@@ -82,6 +82,17 @@ public class ScreenshotBenchmark {
    */
   @Setup(Level.Invocation)
   public void changeScreen() throws InterruptedException {
+    try {
+      awaitChangedScreen();
+    } catch (RuntimeException | InterruptedException e) {
+      // JMH skips the trial's tear-down after a failed setup, and the runtime's threads then keep
+      // the fork alive until JMH halts it (no shutdown hooks): stop the desktop here.
+      tearDown();
+      throw e;
+    }
+  }
+
+  private void awaitChangedScreen() throws InterruptedException {
     String r = "";
     for (int attempt = 0; attempt < 5; attempt++) {
       // the list window sits in the middle; the text window's left part is free of it
