@@ -15,7 +15,11 @@ import dev.agentdesk.transcripts.records.ToolCallRecord;
 import dev.agentdesk.transcripts.records.ToolResultRecord;
 import dev.agentdesk.transcripts.records.Visibility;
 
-/** Versioned schema: applies the dialect's scripts past the recorded version, each in its own transaction. */
+/**
+ * Versioned schema: applies the dialect's scripts past the recorded version, each in its own
+ * transaction. {@link #reindex} and {@link #repack} are SQLite's history (its versions 2 and 3),
+ * run through {@link SqlDialect#afterMigration}.
+ */
 final class Migrations {
   private Migrations() {}
 
@@ -25,6 +29,15 @@ final class Migrations {
 
   /** Migrates up to version {@code target} only (tests build older databases with it). */
   static int migrate(Connection c, SqlDialect dialect, int target) throws SQLException {
+    dialect.beforeMigrations(c);
+    try {
+      return migrateLocked(c, dialect, target);
+    } finally {
+      dialect.afterMigrations(c);
+    }
+  }
+
+  private static int migrateLocked(Connection c, SqlDialect dialect, int target) throws SQLException {
     try (Statement s = c.createStatement()) {
       s.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)");
     }
@@ -50,11 +63,7 @@ final class Migrations {
           s.execute("INSERT INTO schema_migrations(version, applied_at) VALUES (" + (v + 1) + ", '"
               + Instant.now() + "')");
         }
-        if (v + 1 == 2) {
-          reindex(c);
-        } else if (v + 1 == 3) {
-          repack(c);
-        }
+        dialect.afterMigration(v + 1, c);
         c.commit();
       }
     } catch (SQLException | RuntimeException e) {
@@ -70,7 +79,7 @@ final class Migrations {
    * Rebuilds the full-text index from the stored rows (version 2 changed how documents are named),
    * with the same rules {@link RecordWriter} indexes by, in rowid order.
    */
-  private static void reindex(Connection c) throws SQLException {
+  static void reindex(Connection c) throws SQLException {
     try (PreparedStatement ins = c.prepareStatement("INSERT INTO search_fts(rowid, body) VALUES (?, ?)");
         Statement s = c.createStatement()) {
       try (ResultSet rs = s.executeQuery("SELECT rowid, visibility, text FROM messages ORDER BY rowid")) {
@@ -97,7 +106,7 @@ final class Migrations {
    * Version 3: copies messages, tool calls and tool results into their packed tables (same rowids,
    * so the full-text index stays valid) and swaps the tables.
    */
-  private static void repack(Connection c) throws SQLException {
+  static void repack(Connection c) throws SQLException {
     Packed.Out out = new Packed.Out();
     try (Statement s = c.createStatement();
         PreparedStatement msg = c.prepareStatement("INSERT INTO messages_v3(rowid, session_id, uuid, text, has_usage,"

@@ -202,8 +202,8 @@ final class RecordWriter implements AutoCloseable {
   }
 
   /** A new row gets its rowid; an existing one is updated in place and keeps its rowid. */
-  private static Long rowidParam(Slot slot) {
-    return slot.storedBefore() ? null : slot.rowid();
+  private Long rowidParam(Slot slot) {
+    return dialect.upsertRowid(slot.rowid(), slot.storedBefore());
   }
 
   private void document(SearchDocs kind, Slot slot, String sessionId, String body) {
@@ -230,7 +230,7 @@ final class RecordWriter implements AutoCloseable {
     }
     if (!docs.isEmpty()) {
       for (Map.Entry<Long, String[]> d : docs.entrySet()) {
-        set(docBody, d.getKey(), d.getValue()[1]);
+        set(docBody, d.getKey(), dialect.indexedBody(d.getValue()[1]));
       }
       docBody.executeBatch();
       docs.clear();

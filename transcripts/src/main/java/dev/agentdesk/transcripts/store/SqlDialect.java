@@ -3,13 +3,25 @@ package dev.agentdesk.transcripts.store;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Properties;
 
 /**
  * What differs between database engines: connection setup, schema scripts (the full-text index
- * above all) and the search statement. Everything else the store writes is portable SQL
- * ({@code INSERT ... ON CONFLICT ... DO UPDATE}, plain selects).
+ * above all), the search statement, and a few hooks around migrations and write transactions.
+ * Everything else the store writes is portable SQL ({@code INSERT ... ON CONFLICT ... DO UPDATE},
+ * plain selects).
  */
-sealed interface SqlDialect permits SqliteDialect {
+sealed interface SqlDialect permits SqliteDialect, PostgresDialect {
+
+  /** Driver properties for a new connection (the URL's own parameters win over them). */
+  default Properties connectionProperties() {
+    return new Properties();
+  }
+
+  /** Added to the message of a database that cannot be opened: what the user should check. */
+  default String openFailureAdvice() {
+    return "";
+  }
 
   /** Applies per-connection settings. */
   void configure(Connection c) throws SQLException;
@@ -36,4 +48,41 @@ sealed interface SqlDialect permits SqliteDialect {
 
   /** The engine's match expression for the user's words. */
   String matchExpression(List<String> words);
+
+  /** The text handed to the index statement for a document's body (the body as stored, by default). */
+  default String indexedBody(String body) {
+    return body;
+  }
+
+  /**
+   * Runs after migration script {@code version} (1-based), inside its transaction: data changes a
+   * script cannot express. Nothing by default.
+   */
+  default void afterMigration(int version, Connection c) throws SQLException {}
+
+  /** Runs before migrations are looked at (a lock against a second process migrating at once). */
+  default void beforeMigrations(Connection c) throws SQLException {}
+
+  /** Runs after migrations, also when they failed (releases what {@link #beforeMigrations} took). */
+  default void afterMigrations(Connection c) throws SQLException {}
+
+  /**
+   * Runs first in every write transaction, before the writer reads the next free row ids: where
+   * several processes may write one database, this is where they take turns.
+   */
+  default void beginWrite(Connection c) throws SQLException {}
+
+  /**
+   * The rowid bound when a record is upserted into a document table: a new row gets the writer's id;
+   * a stored row (the upsert updates it in place and never changes its rowid) gets NULL by default,
+   * since SQLite would check an explicit rowid against the row itself before the upsert target.
+   */
+  default Long upsertRowid(long rowid, boolean storedBefore) {
+    return storedBefore ? null : rowid;
+  }
+
+  /** An ORDER BY term: {@code column} descending with NULLs after every value (SQLite's order). */
+  default String descendingNullsLast(String column) {
+    return column + " DESC";
+  }
 }

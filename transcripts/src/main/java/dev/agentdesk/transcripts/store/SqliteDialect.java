@@ -35,6 +35,16 @@ final class SqliteDialect implements SqlDialect {
     return List.of(V1, V2, V3);
   }
 
+  /** Versions 2 and 3 rebuild data in Java: the index from the rows, then the packed tables. */
+  @Override
+  public void afterMigration(int version, Connection c) throws SQLException {
+    if (version == 2) {
+      Migrations.reindex(c);
+    } else if (version == 3) {
+      Migrations.repack(c);
+    }
+  }
+
   @Override
   public String searchSql(List<String> filterColumns) {
     if (filterColumns.isEmpty()) {

@@ -38,7 +38,8 @@ import java.util.regex.Pattern;
 /**
  * Persistence of records and cursors over JDBC. Each {@link #writeBatch} is one transaction that
  * holds the batch's records and the cursor that follows them, so a crash never leaves records
- * without their cursor or the reverse. Not thread-safe: one writer at a time.
+ * without their cursor or the reverse. Not thread-safe: one instance per thread. Several instances
+ * (processes) may write one PostgreSQL database; their write transactions take turns.
  */
 public final class TranscriptStore implements AutoCloseable {
   private final Connection c;
@@ -62,15 +63,22 @@ public final class TranscriptStore implements AutoCloseable {
     return open("jdbc:sqlite:" + file.toAbsolutePath());
   }
 
-  /** Opens a database by JDBC URL; this build supports {@code jdbc:sqlite:}. */
+  /**
+   * Opens a database by JDBC URL: {@code jdbc:sqlite:FILE} or {@code jdbc:postgresql://HOST[:PORT]/DB}
+   * (credentials as URL parameters or the driver's other means).
+   */
   public static TranscriptStore open(String jdbcUrl) {
-    if (!jdbcUrl.startsWith("jdbc:sqlite:")) {
-      throw new TranscriptException(Reason.UNSUPPORTED_DATABASE,
-          "unsupported database URL " + jdbcUrl + " (this build stores history in SQLite: jdbc:sqlite:FILE)");
+    SqlDialect dialect;
+    if (jdbcUrl.startsWith("jdbc:sqlite:")) {
+      dialect = new SqliteDialect();
+    } else if (jdbcUrl.startsWith("jdbc:postgresql:")) {
+      dialect = new PostgresDialect();
+    } else {
+      throw new TranscriptException(Reason.UNSUPPORTED_DATABASE, "unsupported database URL " + redacted(jdbcUrl)
+          + " (this build stores history in SQLite, jdbc:sqlite:FILE, or PostgreSQL, jdbc:postgresql://HOST/DB)");
     }
-    SqlDialect dialect = new SqliteDialect();
     try {
-      Connection c = DriverManager.getConnection(jdbcUrl);
+      Connection c = DriverManager.getConnection(jdbcUrl, dialect.connectionProperties());
       try {
         dialect.configure(c);
         Migrations.migrate(c, dialect);
@@ -80,8 +88,30 @@ public final class TranscriptStore implements AutoCloseable {
         throw e;
       }
     } catch (SQLException e) {
-      throw new TranscriptException(Reason.STORE_FAILURE, "cannot open " + jdbcUrl + ": " + e.getMessage(), e);
+      String message = "cannot open " + jdbcUrl + ": " + e.getMessage() + dialect.openFailureAdvice();
+      throw new TranscriptException(Reason.STORE_FAILURE, withoutPassword(message, jdbcUrl), e);
     }
+  }
+
+  private static final Pattern PASSWORD_PARAM = Pattern.compile("(?i)([?&;]password=)([^&;]*)");
+
+  /** {@code url} with the value of its password parameter hidden. */
+  static String redacted(String url) {
+    return PASSWORD_PARAM.matcher(url).replaceAll("$1***");
+  }
+
+  /** {@code message} with the URL redacted and the password itself hidden wherever it was quoted. */
+  private static String withoutPassword(String message, String url) {
+    String out = message.replace(url, redacted(url));
+    Matcher m = PASSWORD_PARAM.matcher(url);
+    while (m.find()) {
+      String password = m.group(2);
+      if (!password.isEmpty()) {
+        out = out.replace(password, "***");
+        out = out.replace(java.net.URLDecoder.decode(password, java.nio.charset.StandardCharsets.UTF_8), "***");
+      }
+    }
+    return out;
   }
 
   /** The stored cursor of {@code file}, if it was imported before. */
@@ -115,6 +145,7 @@ public final class TranscriptStore implements AutoCloseable {
     }
     try {
       c.setAutoCommit(false);
+      dialect.beginWrite(c);
       try (RecordWriter w = new RecordWriter(c, this, dialect);
           PreparedStatement cur = c.prepareStatement(RecordWriter.upsert("cursors", List.of("path"), "provider",
               "session_id", "file_key", "byte_offset", "line", "head_hash", "state", "updated_at"));
@@ -241,7 +272,7 @@ public final class TranscriptStore implements AutoCloseable {
     pageArgs.add((long) q.offset());
     List<SessionSummary> items = query("SELECT id, source, COALESCE(title, first_prompt), project, cwd, git_branch,"
         + " started_at, ended_at, message_count, parent_session_id FROM sessions" + where
-        + " ORDER BY ended_at DESC, id LIMIT ? OFFSET ?", pageArgs, rs -> new SessionSummary(rs.getString(1),
+        + " ORDER BY " + dialect.descendingNullsLast("ended_at") + ", id LIMIT ? OFFSET ?", pageArgs, rs -> new SessionSummary(rs.getString(1),
             rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6), rs.getString(7),
             rs.getString(8), rs.getLong(9), rs.getString(10)));
     return new Page<>(items, total, q.offset());
