@@ -22,21 +22,34 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** The invariants every transcript file must satisfy, checked end to end with a real SQLite file. */
+/**
+ * The invariants every transcript file must satisfy, checked end to end with a real database (SQLite
+ * files by default; PostgreSQL databases in {@link PostgresCorpusTest}).
+ */
 final class Invariants {
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
   private Invariants() {}
 
+  /** Opens a new, empty history; {@code sqliteFile} is where a SQLite one would live. */
+  interface Databases {
+    TranscriptHistory open(Path sqliteFile);
+  }
+
   /** Runs every invariant on {@code file}, using {@code work} for databases and copies. */
   static void check(Provider provider, Path file, Path work) throws IOException {
+    check(provider, file, work, TranscriptHistory::open);
+  }
+
+  /** Runs every invariant on {@code file}, with the histories {@code databases} opens. */
+  static void check(Provider provider, Path file, Path work, Databases databases) throws IOException {
     Transcripts.FreshParse fresh = Transcripts.parse(provider, file);
     String freshJson = DetailJson.write(fresh.detail());
 
     // fresh-parse detail == persisted detail, byte for byte
     Path db = work.resolve("once.db");
     String sessionId = fresh.unit().sessionId();
-    try (TranscriptHistory h = TranscriptHistory.open(db)) {
+    try (TranscriptHistory h = databases.open(db)) {
       h.importFrom(List.of(new Importer.Root(provider, file)), ImportListener.NONE);
       assertThat(DetailJson.write(h.detail(sessionId))).as("persisted detail of %s", file).isEqualTo(freshJson);
       // the bytes serve sends are the same document
@@ -75,7 +88,7 @@ final class Invariants {
           }
         }
       }
-      try (TranscriptHistory h = TranscriptHistory.open(dir.resolve("pieces.db"))) {
+      try (TranscriptHistory h = databases.open(dir.resolve("pieces.db"))) {
         for (int i = 1; i <= pieces; i++) {
           int from = (int) ((long) all.length * (i - 1) / pieces);
           int to = (int) ((long) all.length * i / pieces);

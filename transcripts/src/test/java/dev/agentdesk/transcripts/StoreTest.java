@@ -147,7 +147,7 @@ class StoreTest {
   }
 
   /** Thirty sessions of project "loud" that say zebra a lot, and one of project "quiet" that says it once. */
-  private static Path zebraProjects(Path dir) throws java.io.IOException {
+  static Path zebraProjects(Path dir) throws java.io.IOException {
     Path projects = dir.resolve("projects");
     for (int i = 0; i < 31; i++) {
       boolean quiet = i == 30;
