@@ -31,15 +31,25 @@ final class Packed {
       if (s == null) {
         return varint(0);
       }
-      if (isAscii(s)) {
-        // The common case: no encoder, no intermediate array.
-        int len = s.length();
-        varint(len + 1L);
-        room(len);
-        for (int i = 0; i < len; i++) {
-          buf[n++] = (byte) s.charAt(i);
+      // Optimistically copy ASCII chars straight in after a one-byte length (the common case: ids,
+      // timestamps, model names); anything else is encoded properly over the attempt.
+      int len = s.length();
+      if (len < 127) {
+        int start = n;
+        room(1 + len);
+        buf[n++] = (byte) (len + 1);
+        int i = 0;
+        for (; i < len; i++) {
+          char c = s.charAt(i);
+          if (c >= 0x80) {
+            break;
+          }
+          buf[n++] = (byte) c;
         }
-        return this;
+        if (i == len) {
+          return this;
+        }
+        n = start;
       }
       byte[] b = s.getBytes(StandardCharsets.UTF_8);
       varint(b.length + 1L);
@@ -81,15 +91,6 @@ final class Packed {
       if (n + more > buf.length) {
         buf = Arrays.copyOf(buf, Math.max(buf.length * 2, n + more));
       }
-    }
-
-    private static boolean isAscii(String s) {
-      for (int i = 0, len = s.length(); i < len; i++) {
-        if (s.charAt(i) >= 0x80) {
-          return false;
-        }
-      }
-      return true;
     }
   }
 

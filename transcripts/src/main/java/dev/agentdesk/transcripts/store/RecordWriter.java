@@ -57,8 +57,15 @@ final class RecordWriter implements AutoCloseable {
   private final Map<SearchDocs, PreparedStatement> lookups = new EnumMap<>(SearchDocs.class);
   /** The next rowid to hand out, per document table. */
   private final Map<SearchDocs, long[]> nextRowid = new EnumMap<>(SearchDocs.class);
-  /** Rows written in this transaction: kind, session and ref to rowid, and whether it was stored before. */
-  private final Map<SearchDocs, Map<String, Slot>> written = new EnumMap<>(SearchDocs.class);
+  /**
+   * Rows written in this transaction, per session: kind and ref to rowid, and whether it was stored
+   * before. Keyed by session first so that a deleted session's rows go in one step and no key
+   * string is built per record.
+   */
+  private final Map<String, Written> written = new HashMap<>();
+  /** The session of the previous record: records of one session come in runs. */
+  private String lastSession;
+  private Written lastWritten;
   /** Sessions that have no rows outside this transaction. */
   private final Set<String> freshSessions = new HashSet<>();
   /**
@@ -76,6 +83,16 @@ final class RecordWriter implements AutoCloseable {
 
   /** Where a row of a document table lives. */
   private record Slot(long rowid, boolean storedBefore) {}
+
+  /** One session's rows written in this transaction, by kind and ref; {@code fresh}: it had no rows before. */
+  private static final class Written {
+    final Map<SearchDocs, Map<String, Slot>> byKind = new EnumMap<>(SearchDocs.class);
+    final boolean fresh;
+
+    Written(boolean fresh) {
+      this.fresh = fresh;
+    }
+  }
 
   RecordWriter(Connection c, TranscriptStore store, SqlDialect dialect) throws SQLException {
     this.c = c;
@@ -97,7 +114,6 @@ final class RecordWriter implements AutoCloseable {
     for (SearchDocs k : SearchDocs.values()) {
       lookups.put(k, c.prepareStatement("SELECT rowid FROM " + k.table + " WHERE session_id = ? AND " + k.refColumn
           + " = ?"));
-      written.put(k, new HashMap<>());
       try (PreparedStatement p = c.prepareStatement("SELECT COALESCE(MAX(rowid), 0) + 1 FROM " + k.table);
           ResultSet rs = p.executeQuery()) {
         rs.next();
@@ -180,15 +196,18 @@ final class RecordWriter implements AutoCloseable {
 
   /** The row of (session, ref) in a document table: where it is, or a fresh rowid for a new row. */
   private Slot slot(SearchDocs kind, String sessionId, String ref) throws SQLException {
-    Map<String, Slot> seen = written.get(kind);
-    String key = sessionId + '\u0000' + ref;
-    Slot slot = seen.get(key);
+    Written w = sessionId.equals(lastSession) ? lastWritten
+        : written.computeIfAbsent(sessionId, id -> new Written(freshSessions.contains(id)));
+    lastSession = sessionId;
+    lastWritten = w;
+    Map<String, Slot> seen = w.byKind.computeIfAbsent(kind, k -> new HashMap<>());
+    Slot slot = seen.get(ref);
     if (slot != null) {
       return slot;
     }
-    Long stored = freshSessions.contains(sessionId) ? null : storedRowid(kind, sessionId, ref);
+    Long stored = w.fresh ? null : storedRowid(kind, sessionId, ref);
     slot = stored != null ? new Slot(stored, true) : new Slot(nextRowid.get(kind)[0]++, false);
-    seen.put(key, slot);
+    seen.put(ref, slot);
     return slot;
   }
 
@@ -240,8 +259,9 @@ final class RecordWriter implements AutoCloseable {
   void deleteSession(String sessionId) throws SQLException {
     // What this transaction wrote for the session goes with it; later records of it are new rows.
     docs.values().removeIf(d -> d[0].equals(sessionId));
-    String prefix = sessionId + '\u0000';
-    written.values().forEach(m -> m.keySet().removeIf(k -> k.startsWith(prefix)));
+    written.remove(sessionId);
+    lastSession = null;
+    lastWritten = null;
     freshSessions.add(sessionId);
     try (PreparedStatement p = c.prepareStatement(dialect.deleteSessionDocumentsSql())) {
       for (int i = 1; i <= SearchDocs.values().length; i++) {
