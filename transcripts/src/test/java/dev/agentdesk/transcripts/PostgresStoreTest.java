@@ -252,7 +252,7 @@ class PostgresStoreTest {
   @Test
   void concurrentWritersOnOneDatabaseTakeTurns(PostgresServer pg, @TempDir Path dir) throws Exception {
     String url = pg.createDatabase();
-    int perWriter = 25;
+    int perWriter = 10;
     List<List<Path>> files = new ArrayList<>();
     for (String writer : List.of("a", "b")) {
       List<Path> mine = new ArrayList<>();
@@ -370,6 +370,36 @@ class PostgresStoreTest {
       assertThat(h.search("small", 5)).singleElement().satisfies(hit -> assertThat(hit.ref()).isEqualTo("u1"));
       // past the budget: the vocabulary's tail is not in the index (the row keeps it)
       assertThat(h.search("lastword", 5)).isEmpty();
+    }
+  }
+
+  /**
+   * PostgreSQL text cannot hold U+0000. Such a character is stored as U+FFFD (in SQLite it stays),
+   * and the batch with it — and the files after it — are imported.
+   */
+  @Test
+  void aNulCharacterBecomesAReplacementCharacterAndTheImportGoesOn(PostgresServer pg, TempSqlite db,
+      @TempDir Path dir) throws IOException {
+    Path projects = dir.resolve("projects");
+    Path nul = claudeFile(projects, "-w", "e0000000-0000-4000-8000-000000000001",
+        List.of("binary \\u0000 output", "after"));
+    Path next = claudeFile(projects, "-w", "e0000000-0000-4000-8000-000000000002", List.of("wombat"));
+    Path repaired = claudeFile(dir.resolve("expected"), "-w", "e0000000-0000-4000-8000-000000000001",
+        List.of("binary \\ufffd output", "after"));
+    List<Importer.Root> roots = List.of(new Importer.Root(Provider.CLAUDE, projects));
+    try (TranscriptHistory p = TranscriptHistory.openUrl(pg.createDatabase());
+        TranscriptHistory s = TranscriptHistory.open(db.file())) {
+      p.importFrom(roots, ImportListener.NONE);
+      s.importFrom(roots, ImportListener.NONE);
+      String fresh = DetailJson.write(Transcripts.parse(Provider.CLAUDE, nul).detail());
+      assertThat(fresh).contains("\\u0000");
+      assertThat(DetailJson.write(s.detail("e0000000-0000-4000-8000-000000000001"))).isEqualTo(fresh);
+      assertThat(DetailJson.write(p.detail("e0000000-0000-4000-8000-000000000001")))
+          .isEqualTo(DetailJson.write(Transcripts.parse(Provider.CLAUDE, repaired).detail()))
+          .contains("\ufffd").doesNotContain("\\u0000");
+      assertThat(DetailJson.write(p.detail("e0000000-0000-4000-8000-000000000002")))
+          .isEqualTo(DetailJson.write(Transcripts.parse(Provider.CLAUDE, next).detail()));
+      assertThat(rows(p.search("binary output", 5))).isEqualTo(rows(s.search("binary output", 5))).hasSize(1);
     }
   }
 

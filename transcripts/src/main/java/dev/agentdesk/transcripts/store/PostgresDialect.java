@@ -32,6 +32,7 @@ import java.util.stream.Collectors;
  *   <li>A {@code tsvector} holds at most 1 MiB of words and positions: a document whose vocabulary
  *   is larger has the words past that budget left out of its index entry (the row itself is whole).
  *   <li>Writers take turns per database ({@link #beginWrite}); readers never wait for them.
+ *   <li>U+0000, which PostgreSQL text cannot hold, is stored as U+FFFD ({@link #storableText}).
  *   <li>Every text column compares bytewise ({@code COLLATE "C"}), as SQLite does, so ids, paths and
  *   timestamps sort the same whatever the database's locale.
  * </ul>
@@ -109,6 +110,15 @@ final class PostgresDialect implements SqlDialect {
   @Override
   public Long upsertRowid(long rowid, boolean storedBefore) {
     return rowid;
+  }
+
+  /**
+   * PostgreSQL text cannot hold U+0000 (SQLite's can): it becomes U+FFFD, as lone surrogates do
+   * everywhere, instead of failing the batch and with it every later file of an import.
+   */
+  @Override
+  public String storableText(String s) {
+    return s.indexOf('\0') < 0 ? s : s.replace('\0', '\uFFFD');
   }
 
   @Override

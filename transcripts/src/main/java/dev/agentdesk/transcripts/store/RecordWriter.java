@@ -213,8 +213,8 @@ final class RecordWriter implements AutoCloseable {
 
   private Long storedRowid(SearchDocs kind, String sessionId, String ref) throws SQLException {
     PreparedStatement p = lookups.get(kind);
-    p.setString(1, sessionId);
-    p.setString(2, ref);
+    p.setString(1, dialect.storableText(sessionId));
+    p.setString(2, dialect.storableText(ref));
     try (ResultSet rs = p.executeQuery()) {
       return rs.next() ? rs.getLong(1) : null;
     }
@@ -265,18 +265,18 @@ final class RecordWriter implements AutoCloseable {
     freshSessions.add(sessionId);
     try (PreparedStatement p = c.prepareStatement(dialect.deleteSessionDocumentsSql())) {
       for (int i = 1; i <= SearchDocs.values().length; i++) {
-        p.setString(i, sessionId);
+        p.setString(i, dialect.storableText(sessionId));
       }
       p.executeUpdate();
     }
     for (String table : SESSION_TABLES) {
       try (PreparedStatement p = c.prepareStatement("DELETE FROM " + table + " WHERE session_id = ?")) {
-        p.setString(1, sessionId);
+        p.setString(1, dialect.storableText(sessionId));
         p.executeUpdate();
       }
     }
     try (PreparedStatement p = c.prepareStatement("DELETE FROM sessions WHERE id = ?")) {
-      p.setString(1, sessionId);
+      p.setString(1, dialect.storableText(sessionId));
       p.executeUpdate();
     }
   }
@@ -292,7 +292,7 @@ final class RecordWriter implements AutoCloseable {
     }
   }
 
-  private static void set(PreparedStatement p, Object... values) throws SQLException {
+  private void set(PreparedStatement p, Object... values) throws SQLException {
     for (int i = 0; i < values.length; i++) {
       Object v = values[i];
       if (v == null) {
@@ -302,7 +302,7 @@ final class RecordWriter implements AutoCloseable {
       } else if (v instanceof byte[] b) {
         p.setBytes(i + 1, b);
       } else {
-        p.setString(i + 1, v.toString());
+        p.setString(i + 1, dialect.storableText(v.toString()));
       }
     }
     p.addBatch();

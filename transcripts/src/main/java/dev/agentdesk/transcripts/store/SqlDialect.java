@@ -49,6 +49,14 @@ sealed interface SqlDialect permits SqliteDialect, PostgresDialect {
   /** The engine's match expression for the user's words. */
   String matchExpression(List<String> words);
 
+  /**
+   * {@code s} as a text column of this engine can hold it; unchanged by default. Packed fields are
+   * bytes and keep every character either way.
+   */
+  default String storableText(String s) {
+    return s;
+  }
+
   /** The text handed to the index statement for a document's body (the body as stored, by default). */
   default String indexedBody(String body) {
     return body;

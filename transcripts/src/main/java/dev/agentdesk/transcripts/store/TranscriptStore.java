@@ -159,18 +159,18 @@ public final class TranscriptStore implements AutoCloseable {
           Cursor n = result.next();
           cur.setString(1, key(unit.file()));
           cur.setString(2, unit.provider().id());
-          cur.setString(3, unit.sessionId());
+          cur.setString(3, dialect.storableText(unit.sessionId()));
           cur.setString(4, n.fileKey());
           cur.setLong(5, n.offset());
           cur.setLong(6, n.line());
           cur.setString(7, n.headHash());
-          cur.setString(8, n.state());
+          cur.setString(8, n.state() == null ? null : dialect.storableText(n.state()));
           cur.setString(9, now);
           cur.executeUpdate();
           for (LineProblem problem : result.problems()) {
             prob.setString(1, key(unit.file()));
             prob.setLong(2, problem.line());
-            prob.setString(3, problem.reason());
+            prob.setString(3, dialect.storableText(problem.reason()));
             prob.executeUpdate();
           }
         }
@@ -200,7 +200,7 @@ public final class TranscriptStore implements AutoCloseable {
 
   Optional<SessionRecord> readSession(Connection conn, String id) throws SQLException {
     try (PreparedStatement p = conn.prepareStatement("SELECT * FROM sessions WHERE id = ?")) {
-      p.setString(1, id);
+      p.setString(1, dialect.storableText(id));
       try (ResultSet rs = p.executeQuery()) {
         if (!rs.next()) {
           return Optional.empty();
@@ -373,7 +373,7 @@ public final class TranscriptStore implements AutoCloseable {
         if (a instanceof Long l) {
           p.setLong(i + 1, l);
         } else {
-          p.setString(i + 1, (String) a);
+          p.setString(i + 1, a == null ? null : dialect.storableText((String) a));
         }
       }
       List<T> out = new ArrayList<>();
@@ -398,7 +398,7 @@ public final class TranscriptStore implements AutoCloseable {
 
   private TableRows.Table rows(String sql, String arg) {
     try (PreparedStatement p = c.prepareStatement(sql)) {
-      p.setString(1, arg);
+      p.setString(1, dialect.storableText(arg));
       List<Object[]> out = new ArrayList<>();
       List<String> columns = new ArrayList<>();
       try (ResultSet rs = p.executeQuery()) {
