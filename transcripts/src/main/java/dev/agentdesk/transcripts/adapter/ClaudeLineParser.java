@@ -1,0 +1,544 @@
+package dev.agentdesk.transcripts.adapter;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentdesk.transcripts.records.ContentTypes;
+import dev.agentdesk.transcripts.records.MessageRecord;
+import dev.agentdesk.transcripts.records.Presentations;
+import dev.agentdesk.transcripts.records.SubagentRecord;
+import dev.agentdesk.transcripts.records.SummaryRecord;
+import dev.agentdesk.transcripts.records.TokenUsage;
+import dev.agentdesk.transcripts.records.ToolCallRecord;
+import dev.agentdesk.transcripts.records.ToolResultRecord;
+import dev.agentdesk.transcripts.records.TranscriptRecord;
+import dev.agentdesk.transcripts.records.TurnDurationRecord;
+import dev.agentdesk.transcripts.records.Visibility;
+import dev.agentdesk.transcripts.records.WorkflowRecord;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Turns Claude Code transcript lines into canonical records for {@link ClaudeCodeAdapter}: one
+ * parser per read, holding the records of this read plus the small carry-over kept in the cursor
+ * (pending skill, task and workflow calls, recently counted uuids). Split from the adapter, which
+ * finds files and runs reads, because the line format alone is this large.
+ */
+final class ClaudeLineParser {
+  private static final int STATE_LIMIT = 256;
+  private static final int COUNTED_LIMIT = 64;
+  private final SourceUnit unit;
+  final List<TranscriptRecord> records = new ArrayList<>();
+  final SessionAccumulator session = new SessionAccumulator();
+  final Map<String, Long> ignored = new TreeMap<>();
+  /** Skill tool-call ids whose instruction message may still follow. */
+  private final ArrayNode skillCalls;
+  /** Subagent tool calls waiting for their result: id -> [type, description]. */
+  private final ObjectNode taskCalls;
+  /** Workflow tool calls waiting for their result. */
+  private final ArrayNode workflowCalls;
+  /** The last drift-format tool_use line, which a following drift tool_result answers. */
+  private String lastDriftToolId;
+  /**
+   * Line uuids already counted in the message count: all of this read, plus the last
+   * {@link #COUNTED_LIMIT} of earlier reads (carried in the cursor), so a line written twice counts
+   * once. A copy further away than that across two incremental reads would count twice; writers
+   * repeat a line right after the original (a resumed write), so the carry-over stays small.
+   */
+  private final Set<String> counted = new HashSet<>();
+  private final ArrayDeque<String> recentlyCounted = new ArrayDeque<>();
+
+  ClaudeLineParser(SourceUnit unit, String state) {
+    this.unit = unit;
+    ObjectNode s = null;
+    if (state != null) {
+      try {
+        s = (ObjectNode) JsonlScan.MAPPER.readTree(state);
+      } catch (Exception e) {
+        s = null; // an unreadable carry-over only loses cross-batch links, never records
+      }
+    }
+    skillCalls = s != null && s.get("skills") instanceof ArrayNode a ? a : JsonlScan.MAPPER.createArrayNode();
+    taskCalls = s != null && s.get("tasks") instanceof ObjectNode o ? o : JsonlScan.MAPPER.createObjectNode();
+    workflowCalls = s != null && s.get("workflows") instanceof ArrayNode w ? w : JsonlScan.MAPPER.createArrayNode();
+    lastDriftToolId = s != null ? Json.str(s, "drift") : null;
+    if (s != null && s.get("counted") instanceof ArrayNode c) {
+      c.forEach(u -> noteCounted(u.asText()));
+    }
+  }
+
+  /** Whether the line {@code uuid} is counted now (false when it was counted before). */
+  private boolean countOnce(String uuid) {
+    if (!counted.add(uuid)) {
+      return false;
+    }
+    noteCounted(uuid);
+    return true;
+  }
+
+  private void noteCounted(String uuid) {
+    counted.add(uuid);
+    recentlyCounted.addLast(uuid);
+    if (recentlyCounted.size() > COUNTED_LIMIT) {
+      recentlyCounted.removeFirst();
+    }
+  }
+
+  String stateJson() {
+    ObjectNode s = JsonlScan.MAPPER.createObjectNode();
+    s.set("skills", skillCalls);
+    s.set("tasks", taskCalls);
+    s.set("workflows", workflowCalls);
+    if (lastDriftToolId != null) {
+      s.put("drift", lastDriftToolId);
+    }
+    if (!recentlyCounted.isEmpty()) {
+      ArrayNode c = s.putArray("counted");
+      recentlyCounted.forEach(c::add);
+    }
+    return s.toString();
+  }
+
+  void line(ObjectNode node, long offset, long lineNo) {
+    String type = Json.str(node, "type");
+    if (type == null) {
+      // Some writers (and older versions) leave out the line type; the message role says it.
+      type = Json.str(Json.obj(node, "message"), "role");
+    }
+    if (type == null) {
+      throw new JsonlScan.BadLine("line has no \"type\"");
+    }
+    List<TranscriptRecord> out = new ArrayList<>(4);
+    switch (type) {
+      case "user" -> user(node, offset, out);
+      case "assistant" -> assistant(node, offset, out);
+      case "system" -> system(node, offset, out);
+      case "attachment" -> attachment(node, offset, out);
+      case "summary" -> {
+        String text = Json.str(node, "summary");
+        session.title(text, 1);
+        out.add(new SummaryRecord(unit.sessionId(), "L" + offset, TranscriptRecord.ordinal(offset, 0), text,
+            Json.str(node, "leafUuid")));
+      }
+      case "ai-title" -> session.title(Json.str(node, "aiTitle"), 2);
+      case "custom-title" -> session.title(Json.str(node, "customTitle"), 3);
+      case "tool_use" -> driftToolUse(node, offset, out);
+      case "tool_result" -> driftToolResult(node, offset, out);
+      default -> ignore(type);
+    }
+    // Metadata counts only once the line is known to be good; bookkeeping lines do not move
+    // the session's time bounds.
+    noteMetadata(node, !out.isEmpty());
+    records.addAll(out);
+  }
+
+  private void ignore(String kind) {
+    ignored.merge(kind, 1L, Long::sum);
+  }
+
+  private void noteMetadata(ObjectNode node, boolean producedRecords) {
+    session.cwd(Json.str(node, "cwd"));
+    session.gitBranch(Json.str(node, "gitBranch"));
+    session.version(Json.str(node, "version"));
+    String ts = Json.timestamp(Json.str(node, "timestamp"));
+    if (ts != null && producedRecords) {
+      session.seen(ts);
+    }
+  }
+
+  private String uuid(ObjectNode node, long offset) {
+    String u = Json.str(node, "uuid");
+    return u != null && !u.isBlank() ? u : "L" + offset;
+  }
+
+  private JsonNode message(ObjectNode node) {
+    JsonNode m = node.get("message");
+    if (m == null || !m.isObject()) {
+      throw new JsonlScan.BadLine("\"message\" is " + (m == null ? "missing" : "not an object"));
+    }
+    return m;
+  }
+
+  private MessageRecord msg(ObjectNode node, String uuid, long ordinal, String role, String text, String contentType,
+      boolean isMeta, Visibility visibility, String model, String responseId, TokenUsage usage) {
+    return new MessageRecord(unit.sessionId(), uuid, Json.str(node, "parentUuid"), ordinal,
+        Json.timestamp(Json.str(node, "timestamp")), role, text, contentType, isMeta, visibility, model,
+        Json.bool(node, "isSidechain"), Json.str(node, "agentId"), responseId, usage);
+  }
+
+  // ---- user lines -------------------------------------------------------------------------
+
+  private void user(ObjectNode node, long offset, List<TranscriptRecord> out) {
+    JsonNode message = message(node);
+    JsonNode content = message.get("content");
+    if (content == null || content.isNull()) {
+      throw new JsonlScan.BadLine("user message has no content");
+    }
+    String uuid = uuid(node, offset);
+    StringBuilder text = new StringBuilder();
+    int block = 0;
+    if (content.isTextual()) {
+      text.append(content.asText());
+    } else if (content.isArray()) {
+      for (JsonNode b : content) {
+        block++;
+        if (b.isTextual()) {
+          appendPara(text, b.asText());
+        } else if ("text".equals(Json.str(b, "type"))) {
+          appendPara(text, Json.str(b, "text"));
+        } else if ("tool_result".equals(Json.str(b, "type"))) {
+          toolResult(node, b, offset, block, out);
+        }
+      }
+    } else {
+      throw new JsonlScan.BadLine("user message content is neither text nor a list");
+    }
+    if (text.length() > 0) {
+      userText(node, uuid, TranscriptRecord.ordinal(offset, 0), "user", text.toString(), out);
+    }
+  }
+
+  private static void appendPara(StringBuilder sb, String s) {
+    if (s == null || s.isEmpty()) {
+      return;
+    }
+    if (sb.length() > 0) {
+      sb.append("\n\n");
+    }
+    sb.append(s);
+  }
+
+  /** Classifies one user-side text and emits the visible part and the hidden envelope part. */
+  private void userText(ObjectNode node, String uuid, long ordinal, String role, String text,
+      List<TranscriptRecord> out) {
+    boolean isMeta = Json.bool(node, "isMeta");
+    if (Json.bool(node, "isCompactSummary")) {
+      out.add(msg(node, uuid, ordinal, role, text, ContentTypes.COMPACT_SUMMARY, true, Visibility.VISIBLE, null,
+          null, null));
+      return;
+    }
+    ClaudeEnvelopes.Split split = ClaudeEnvelopes.split(text);
+    if (split.hidden() != null) {
+      out.add(msg(node, split.visible() == null ? uuid : uuid + "#envelope", ordinal + 1, role, split.hidden(),
+          ContentTypes.ENVELOPE, true, Visibility.HIDDEN, null, null, null));
+    }
+    String visible = split.visible();
+    if (visible == null) {
+      return;
+    }
+    ClaudeEnvelopes.Kind kind = ClaudeEnvelopes.kind(visible);
+    String contentType = ContentTypes.TEXT;
+    boolean meta = isMeta;
+    String shown = visible;
+    switch (kind) {
+      case COMMAND -> {
+        contentType = ContentTypes.COMMAND;
+        meta = true;
+        shown = ClaudeEnvelopes.commandLine(visible);
+      }
+      case COMMAND_OUTPUT -> {
+        contentType = ContentTypes.COMMAND_OUTPUT;
+        meta = true;
+        shown = ClaudeEnvelopes.commandOutput(visible);
+      }
+      case SKILL_INSTRUCTIONS -> {
+        contentType = ContentTypes.SKILL_INSTRUCTIONS;
+        meta = true;
+      }
+      case PLAIN -> {
+        String source = Json.str(node, "sourceToolUseID");
+        if (isMeta && source != null && contains(skillCalls, source)) {
+          contentType = ContentTypes.SKILL_INSTRUCTIONS;
+        }
+      }
+      default -> throw new IllegalStateException("hidden kinds are split off before");
+    }
+    out.add(msg(node, uuid, ordinal, role, shown, contentType, meta, Visibility.VISIBLE, null, null, null));
+    if (!meta && "user".equals(role) && countOnce(uuid)) {
+      session.messageCount++;
+      session.firstPrompt(shown);
+    }
+  }
+
+  private void toolResult(ObjectNode node, JsonNode b, long offset, int block, List<TranscriptRecord> out) {
+    String id = Json.str(b, "tool_use_id");
+    if (id == null) {
+      id = Json.str(node, "sourceToolUseID");
+    }
+    if (id == null) {
+      id = "L" + offset + "#" + block;
+    }
+    out.add(new ToolResultRecord(unit.sessionId(), id, TranscriptRecord.ordinal(offset, block),
+        Json.timestamp(Json.str(node, "timestamp")), resultText(b.get("content"), Json.str(b, "text")),
+        Json.bool(b, "is_error")));
+    JsonNode tur = node.get("toolUseResult");
+    JsonNode task = taskCalls.remove(id);
+    if (task != null) {
+      String agentId = tur != null && tur.isObject() ? Json.str(tur, "agentId") : null;
+      if (agentId == null) {
+        agentId = Json.str(node, "agentId");
+      }
+      if (agentId != null) {
+        out.add(new SubagentRecord(unit.sessionId(), agentId, id, Json.str(task, "type"),
+            Json.str(task, "description"), tur != null ? Json.lngOrNull(tur, "totalDurationMs") : null,
+            tur != null ? Json.lngOrNull(tur, "totalTokens") : null, "agent-" + agentId));
+      }
+    }
+    if (removeFrom(workflowCalls, id) && tur != null && tur.isObject()) {
+      String runId = Json.str(tur, "runId");
+      String taskId = Json.str(tur, "taskId");
+      if (runId != null || taskId != null) {
+        out.add(new WorkflowRecord(unit.sessionId(), runId != null ? runId : "task:" + taskId, id, taskId,
+            Json.str(tur, "status"), Json.lngOrNull(tur, "totalDurationMs"), Json.lngOrNull(tur, "totalTokens")));
+      }
+    }
+  }
+
+  private static String resultText(JsonNode content, String fallback) {
+    if (content == null || content.isNull()) {
+      return fallback;
+    }
+    if (content.isTextual()) {
+      return content.asText();
+    }
+    if (content.isArray()) {
+      StringBuilder sb = new StringBuilder();
+      for (JsonNode c : content) {
+        if (c.isTextual()) {
+          appendPara(sb, c.asText());
+        } else if ("text".equals(Json.str(c, "type"))) {
+          appendPara(sb, Json.str(c, "text"));
+        } else if ("image".equals(Json.str(c, "type"))) {
+          appendPara(sb, "[image]");
+        }
+      }
+      return sb.toString();
+    }
+    return content.toString();
+  }
+
+  // ---- assistant lines --------------------------------------------------------------------
+
+  private void assistant(ObjectNode node, long offset, List<TranscriptRecord> out) {
+    JsonNode message = message(node);
+    String uuid = uuid(node, offset);
+    String model = Json.str(message, "model");
+    String messageId = Json.str(message, "id");
+    String requestId = Json.str(node, "requestId");
+    String responseId = messageId == null && requestId == null ? null
+        : (messageId == null ? "" : messageId) + "|" + (requestId == null ? "" : requestId);
+    JsonNode u = Json.obj(message, "usage");
+    TokenUsage usage = u == null ? null : new TokenUsage(Json.lng(u, "input_tokens"), Json.lng(u, "output_tokens"),
+        Json.lng(u, "cache_read_input_tokens"), Json.lng(u, "cache_creation_input_tokens"));
+    JsonNode content = message.get("content");
+    boolean usagePlaced = false;
+    boolean counted = false;
+    int firstMessage = out.size();
+    if (content != null && content.isTextual()) {
+      out.add(msg(node, uuid, TranscriptRecord.ordinal(offset, 0), "assistant", content.asText(),
+          ContentTypes.TEXT, false, Visibility.VISIBLE, model, responseId, usage));
+      usagePlaced = true;
+      if (countOnce(uuid)) {
+        session.messageCount++;
+      }
+    } else if (content != null && content.isArray()) {
+      int block = 0;
+      for (JsonNode b : content) {
+        block++;
+        String bt = Json.str(b, "type");
+        if (bt == null) {
+          continue;
+        }
+        String id = usagePlaced ? uuid + "#" + block : uuid;
+        switch (bt) {
+          case "text" -> {
+            out.add(msg(node, id, TranscriptRecord.ordinal(offset, block), "assistant", Json.str(b, "text"),
+                ContentTypes.TEXT, false, Visibility.VISIBLE, model, responseId, usagePlaced ? null : usage));
+            if (!counted) {
+              counted = true;
+              if (countOnce(uuid)) {
+                session.messageCount++;
+              }
+            }
+            usagePlaced = true;
+          }
+          case "thinking", "redacted_thinking" -> {
+            String t = Json.str(b, "thinking");
+            out.add(msg(node, id, TranscriptRecord.ordinal(offset, block), "assistant",
+                t == null || t.isEmpty() ? null : t, ContentTypes.THINKING, false, Visibility.VISIBLE, model,
+                responseId, usagePlaced ? null : usage));
+            usagePlaced = true;
+          }
+          case "tool_use", "server_tool_use" -> toolUse(node, b, uuid, offset, block, out);
+          default -> ignore("assistant block " + bt);
+        }
+      }
+    } else if (content != null && !content.isNull()) {
+      throw new JsonlScan.BadLine("assistant content is neither text nor a list");
+    }
+    if (!usagePlaced && (usage != null || responseId != null)) {
+      // Lines of a response that carry only tool calls still carry its usage.
+      out.add(firstMessage, msg(node, uuid, TranscriptRecord.ordinal(offset, 0), "assistant", null,
+          ContentTypes.USAGE, true, Visibility.HIDDEN, model, responseId, usage));
+    }
+  }
+
+  private void toolUse(ObjectNode node, JsonNode b, String uuid, long offset, int block, List<TranscriptRecord> out) {
+    String name = Json.str(b, "name");
+    String id = Json.str(b, "id");
+    if (id == null) {
+      id = uuid + "#" + block;
+    }
+    JsonNode input = b.get("input");
+    String presentation = presentation(name);
+    String filePath = input == null ? null
+        : firstNonNull(Json.str(input, "file_path"), Json.str(input, "notebook_path"), Json.str(input, "path"));
+    out.add(new ToolCallRecord(unit.sessionId(), id, uuid, TranscriptRecord.ordinal(offset, block),
+        Json.timestamp(Json.str(node, "timestamp")), name, presentation, Json.compact(input), filePath));
+    switch (presentation) {
+      case Presentations.SKILL -> remember(skillCalls, id);
+      case Presentations.SUBAGENT -> {
+        ObjectNode t = JsonlScan.MAPPER.createObjectNode();
+        t.put("type", input == null ? null : Json.str(input, "subagent_type"));
+        t.put("description", input == null ? null : Json.str(input, "description"));
+        taskCalls.set(id, t);
+        while (taskCalls.size() > STATE_LIMIT) {
+          taskCalls.remove(taskCalls.fieldNames().next());
+        }
+      }
+      case Presentations.WORKFLOW -> remember(workflowCalls, id);
+      default -> { }
+    }
+  }
+
+  static String presentation(String name) {
+    if (name == null) {
+      return Presentations.GENERIC;
+    }
+    if (name.startsWith("mcp__")) {
+      return Presentations.MCP;
+    }
+    return switch (name) {
+      case "Bash", "BashOutput", "KillShell", "KillBash", "bash" -> Presentations.SHELL;
+      case "Read", "read" -> Presentations.READ;
+      case "Edit", "MultiEdit", "Write", "NotebookEdit", "write", "edit" -> Presentations.EDIT;
+      case "Grep", "Glob", "LS", "grep", "glob" -> Presentations.SEARCH;
+      case "WebFetch", "WebSearch", "web_search", "web_fetch" -> Presentations.WEB;
+      case "TodoWrite", "TodoRead", "TaskCreate", "TaskUpdate", "TaskList" -> Presentations.TODO_LIST;
+      case "Skill" -> Presentations.SKILL;
+      case "Task", "Agent" -> Presentations.SUBAGENT;
+      case "Workflow" -> Presentations.WORKFLOW;
+      default -> Presentations.GENERIC;
+    };
+  }
+
+  // ---- system, attachment and drift lines -------------------------------------------------
+
+  private void system(ObjectNode node, long offset, List<TranscriptRecord> out) {
+    String subtype = Json.str(node, "subtype");
+    String uuid = uuid(node, offset);
+    long ordinal = TranscriptRecord.ordinal(offset, 0);
+    if (subtype == null) {
+      ignore("system");
+      return;
+    }
+    switch (subtype) {
+      case "compact_boundary" -> out.add(msg(node, uuid, ordinal, "system",
+          firstNonNull(Json.str(node, "content"), "Conversation compacted"), ContentTypes.COMPACT_BOUNDARY, true,
+          Visibility.VISIBLE, null, null, null));
+      case "api_error", "error", "api_refusal", "model_refusal_fallback" -> {
+        JsonNode err = Json.obj(node, "error");
+        String text = firstNonNull(Json.str(node, "apiRefusalExplanation"), err == null ? null : Json.str(err,
+            "message"), Json.str(node, "content"), subtype.replace('_', ' '));
+        out.add(msg(node, uuid, ordinal, "system", text, ContentTypes.ERROR, true, Visibility.VISIBLE, null, null,
+            null));
+      }
+      case "turn_duration" -> out.add(new TurnDurationRecord(unit.sessionId(), uuid, ordinal,
+          Json.timestamp(Json.str(node, "timestamp")), Json.lng(node, "durationMs")));
+      case "local_command" -> {
+        String content = Json.str(node, "content");
+        if (content != null) {
+          userText(node, uuid, ordinal, "system", content, out);
+        }
+      }
+      default -> ignore("system " + subtype);
+    }
+  }
+
+  private void attachment(ObjectNode node, long offset, List<TranscriptRecord> out) {
+    JsonNode att = Json.obj(node, "attachment");
+    String kind = att == null ? null : Json.str(att, "type");
+    if (!"queued_command".equals(kind)) {
+      ignore("attachment " + kind);
+      return;
+    }
+    JsonNode prompt = att.get("prompt");
+    String text = prompt == null ? null : prompt.isTextual() ? prompt.asText() : resultText(prompt, null);
+    if (text == null || text.isBlank()) {
+      ignore("attachment queued_command (empty)");
+      return;
+    }
+    userText(node, uuid(node, offset), TranscriptRecord.ordinal(offset, 0), "user", text, out);
+  }
+
+  private void driftToolUse(ObjectNode node, long offset, List<TranscriptRecord> out) {
+    String id = uuid(node, offset);
+    String name = Json.str(node, "name");
+    JsonNode input = node.get("input");
+    out.add(new ToolCallRecord(unit.sessionId(), id, null, TranscriptRecord.ordinal(offset, 0),
+        Json.timestamp(Json.str(node, "timestamp")), name, presentation(name), Json.compact(input),
+        input == null ? null : Json.str(input, "file_path")));
+    lastDriftToolId = id;
+  }
+
+  private void driftToolResult(ObjectNode node, long offset, List<TranscriptRecord> out) {
+    String id = firstNonNull(Json.str(node, "tool_use_id"), lastDriftToolId, "L" + offset);
+    lastDriftToolId = null;
+    JsonNode output = node.has("output") ? node.get("output") : node.get("content");
+    out.add(new ToolResultRecord(unit.sessionId(), id, TranscriptRecord.ordinal(offset, 0),
+        Json.timestamp(Json.str(node, "timestamp")), resultText(output, null), Json.bool(node, "is_error")));
+  }
+
+  // ---- helpers ----------------------------------------------------------------------------
+
+  private static void remember(ArrayNode list, String id) {
+    list.add(id);
+    while (list.size() > STATE_LIMIT) {
+      list.remove(0);
+    }
+  }
+
+  private static boolean contains(ArrayNode list, String id) {
+    for (JsonNode n : list) {
+      if (id.equals(n.asText())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean removeFrom(ArrayNode list, String id) {
+    for (int i = 0; i < list.size(); i++) {
+      if (id.equals(list.get(i).asText())) {
+        list.remove(i);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @SafeVarargs
+  private static <T> T firstNonNull(T... values) {
+    for (T v : values) {
+      if (v != null) {
+        return v;
+      }
+    }
+    return null;
+  }
+}
