@@ -403,6 +403,34 @@ class PostgresStoreTest {
     }
   }
 
+  /** Ends the server sessions of agentdesk stores on {@code url}'s database (as a restart would), waiting for them. */
+  private static long terminateStores(String url) throws SQLException {
+    return count(url, "SELECT COUNT(*) FILTER (WHERE pg_terminate_backend(pid, 5000)) FROM pg_stat_activity"
+        + " WHERE application_name = 'agentdesk' AND datname = current_database()");
+  }
+
+  /** The server drops the connection (restart, terminated session): the next call works on a new one. */
+  @Test
+  void aLostConnectionIsReplacedByTheNextCall(PostgresServer pg, @TempDir Path dir) throws Exception {
+    String url = pg.createDatabase();
+    Path projects = dir.resolve("projects");
+    Path f = claudeFile(projects, "-w", "f0000000-0000-4000-8000-000000000001", List.of("quokka"));
+    try (TranscriptHistory h = TranscriptHistory.openUrl(url)) {
+      h.importFrom(fixtureRoots(), ImportListener.NONE);
+      String detail = DetailJson.write(h.detail(MAIN));
+      assertThat(terminateStores(url)).isEqualTo(1);
+      assertThat(h.sessions(SessionQuery.all(10)).total()).isEqualTo(5);
+      assertThat(terminateStores(url)).isEqualTo(1);
+      assertThat(DetailJson.write(h.detail(MAIN))).isEqualTo(detail);
+      assertThat(terminateStores(url)).isEqualTo(1);
+      h.importFrom(List.of(new Importer.Root(Provider.CLAUDE, projects)), ImportListener.NONE);
+      assertThat(h.search("quokka", 5)).singleElement()
+          .satisfies(hit -> assertThat(hit.sessionId()).isEqualTo("f0000000-0000-4000-8000-000000000001"));
+      assertThat(DetailJson.write(h.detail("f0000000-0000-4000-8000-000000000001")))
+          .isEqualTo(DetailJson.write(Transcripts.parse(Provider.CLAUDE, f).detail()));
+    }
+  }
+
   @Test
   void anUnusableServerIsAClearErrorWithoutThePassword(PostgresServer pg) {
     String unreachable = "jdbc:postgresql://127.0.0.1:1/x?user=a&password=hunter2";

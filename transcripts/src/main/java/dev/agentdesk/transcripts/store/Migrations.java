@@ -30,11 +30,19 @@ final class Migrations {
   /** Migrates up to version {@code target} only (tests build older databases with it). */
   static int migrate(Connection c, SqlDialect dialect, int target) throws SQLException {
     dialect.beforeMigrations(c);
+    int version;
     try {
-      return migrateLocked(c, dialect, target);
-    } finally {
-      dialect.afterMigrations(c);
+      version = migrateLocked(c, dialect, target);
+    } catch (SQLException | RuntimeException e) {
+      try {
+        dialect.afterMigrations(c);
+      } catch (SQLException unlock) {
+        e.addSuppressed(unlock);
+      }
+      throw e;
     }
+    dialect.afterMigrations(c);
+    return version;
   }
 
   private static int migrateLocked(Connection c, SqlDialect dialect, int target) throws SQLException {

@@ -42,12 +42,16 @@ import java.util.regex.Pattern;
  * (processes) may write one PostgreSQL database; their write transactions take turns.
  */
 public final class TranscriptStore implements AutoCloseable {
-  private final Connection c;
+  /** Replaced by {@link #reconnect} when the server drops it. */
+  private Connection c;
   private final SqlDialect dialect;
+  private final String url;
+  private boolean closed;
 
-  private TranscriptStore(Connection c, SqlDialect dialect) {
+  private TranscriptStore(Connection c, SqlDialect dialect, String url) {
     this.c = c;
     this.dialect = dialect;
+    this.url = url;
   }
 
   /** Opens (creating and migrating) the SQLite database {@code file}. */
@@ -74,7 +78,8 @@ public final class TranscriptStore implements AutoCloseable {
     } else if (jdbcUrl.startsWith("jdbc:postgresql:")) {
       dialect = new PostgresDialect();
     } else {
-      throw new TranscriptException(Reason.UNSUPPORTED_DATABASE, "unsupported database URL " + redacted(jdbcUrl)
+      throw new TranscriptException(Reason.UNSUPPORTED_DATABASE, "unsupported database URL "
+          + JdbcUrls.redacted(jdbcUrl)
           + " (this build stores history in SQLite, jdbc:sqlite:FILE, or PostgreSQL, jdbc:postgresql://HOST/DB)");
     }
     try {
@@ -82,37 +87,17 @@ public final class TranscriptStore implements AutoCloseable {
       try {
         dialect.configure(c);
         Migrations.migrate(c, dialect);
-        return new TranscriptStore(c, dialect);
+        return new TranscriptStore(c, dialect, jdbcUrl);
       } catch (SQLException | RuntimeException e) {
         c.close();
         throw e;
       }
     } catch (SQLException e) {
       String message = "cannot open " + jdbcUrl + ": " + e.getMessage() + dialect.openFailureAdvice();
-      throw new TranscriptException(Reason.STORE_FAILURE, withoutPassword(message, jdbcUrl), e);
+      throw new TranscriptException(Reason.STORE_FAILURE, JdbcUrls.withoutPassword(message, jdbcUrl), e);
     }
   }
 
-  private static final Pattern PASSWORD_PARAM = Pattern.compile("(?i)([?&;]password=)([^&;]*)");
-
-  /** {@code url} with the value of its password parameter hidden. */
-  static String redacted(String url) {
-    return PASSWORD_PARAM.matcher(url).replaceAll("$1***");
-  }
-
-  /** {@code message} with the URL redacted and the password itself hidden wherever it was quoted. */
-  private static String withoutPassword(String message, String url) {
-    String out = message.replace(url, redacted(url));
-    Matcher m = PASSWORD_PARAM.matcher(url);
-    while (m.find()) {
-      String password = m.group(2);
-      if (!password.isEmpty()) {
-        out = out.replace(password, "***");
-        out = out.replace(java.net.URLDecoder.decode(password, java.nio.charset.StandardCharsets.UTF_8), "***");
-      }
-    }
-    return out;
-  }
 
   /** The stored cursor of {@code file}, if it was imported before. */
   public Optional<Cursor> cursor(Path file) {
@@ -179,6 +164,10 @@ public final class TranscriptStore implements AutoCloseable {
       c.commit();
     } catch (SQLException | RuntimeException e) {
       rollbackQuietly(e);
+      if (e instanceof SQLException sql && connectionLost(sql)) {
+        // Not retried: whether a lost commit happened is unknown. The next batch gets a new connection.
+        reconnect();
+      }
       throw new TranscriptException(Reason.STORE_FAILURE, "cannot store " + batches.get(0).unit().file()
           + (batches.size() > 1 ? " and " + (batches.size() - 1) + " more files" : "") + ": " + e.getMessage(), e);
     } finally {
@@ -348,6 +337,10 @@ public final class TranscriptStore implements AutoCloseable {
         }
       }
     } catch (SQLException e) {
+      // Not retried (the sink has seen part of the rows); the next call gets a new connection.
+      if (connectionLost(e)) {
+        reconnect();
+      }
       throw new TranscriptException(Reason.STORE_FAILURE, "cannot read usage: " + e.getMessage(), e);
     }
   }
@@ -366,7 +359,69 @@ public final class TranscriptStore implements AutoCloseable {
     T map(ResultSet rs) throws SQLException;
   }
 
+  /**
+   * Whether {@code e} says the connection to the server is gone (PostgreSQL restarted, the session
+   * was terminated, the network dropped): SQL states 08xxx and 57P0x. SQLite reports neither.
+   */
+  private static boolean connectionLost(SQLException e) {
+    String state = e.getSQLState();
+    return state != null && (state.startsWith("08") || state.startsWith("57P"));
+  }
+
+  /** Replaces a lost connection with a new one (never after {@link #close}); false if that fails too. */
+  private boolean reconnect() {
+    if (closed) {
+      return false;
+    }
+    try {
+      c.close();
+    } catch (SQLException ignored) {
+      // it is gone already
+    }
+    try {
+      Connection fresh = DriverManager.getConnection(url, dialect.connectionProperties());
+      try {
+        dialect.configure(fresh);
+      } catch (SQLException e) {
+        fresh.close();
+        throw e;
+      }
+      c = fresh;
+      return true;
+    } catch (SQLException e) {
+      return false; // still unreachable: this call fails, the next one tries again
+    }
+  }
+
+  private interface Read<T> {
+    T run() throws SQLException;
+  }
+
+  /** Runs a read; if the server connection was lost, once more on a new connection. */
+  private <T> T read(Read<T> work) throws SQLException {
+    try {
+      return work.run();
+    } catch (SQLException e) {
+      if (!connectionLost(e) || !reconnect()) {
+        throw e;
+      }
+      return work.run();
+    }
+  }
+
   private <T> List<T> query(String sql, List<?> args, RowMapper<T> mapper) {
+    try {
+      return read(() -> queryOnce(sql, args, mapper));
+    } catch (SQLException e) {
+      String msg = e.getMessage() == null ? "" : e.getMessage();
+      if (msg.toLowerCase(Locale.ROOT).contains("fts5")) {
+        throw new TranscriptException(Reason.BAD_QUERY, "the search engine rejected the query: " + msg, e);
+      }
+      throw new TranscriptException(Reason.STORE_FAILURE, "database query failed: " + msg, e);
+    }
+  }
+
+  private <T> List<T> queryOnce(String sql, List<?> args, RowMapper<T> mapper) throws SQLException {
     try (PreparedStatement p = c.prepareStatement(sql)) {
       for (int i = 0; i < args.size(); i++) {
         Object a = args.get(i);
@@ -383,12 +438,6 @@ public final class TranscriptStore implements AutoCloseable {
         }
       }
       return out;
-    } catch (SQLException e) {
-      String msg = e.getMessage() == null ? "" : e.getMessage();
-      if (msg.toLowerCase(Locale.ROOT).contains("fts5")) {
-        throw new TranscriptException(Reason.BAD_QUERY, "the search engine rejected the query: " + msg, e);
-      }
-      throw new TranscriptException(Reason.STORE_FAILURE, "database query failed: " + msg, e);
     }
   }
 
@@ -397,6 +446,14 @@ public final class TranscriptStore implements AutoCloseable {
   }
 
   private TableRows.Table rows(String sql, String arg) {
+    try {
+      return read(() -> rowsOnce(sql, arg));
+    } catch (SQLException e) {
+      throw new TranscriptException(Reason.STORE_FAILURE, "database query failed: " + e.getMessage(), e);
+    }
+  }
+
+  private TableRows.Table rowsOnce(String sql, String arg) throws SQLException {
     try (PreparedStatement p = c.prepareStatement(sql)) {
       p.setString(1, dialect.storableText(arg));
       List<Object[]> out = new ArrayList<>();
@@ -417,13 +474,12 @@ public final class TranscriptStore implements AutoCloseable {
         }
       }
       return new TableRows.Table(columns, out);
-    } catch (SQLException e) {
-      throw new TranscriptException(Reason.STORE_FAILURE, "database query failed: " + e.getMessage(), e);
     }
   }
 
   @Override
   public void close() {
+    closed = true;
     try {
       c.close();
     } catch (SQLException e) {
