@@ -1,25 +1,50 @@
 package dev.agentdesk.app.history;
 
+import dev.agentdesk.app.cli.UserError;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
-/** {@code --db F}: the history database; accepted on {@code history} and on every subcommand, before or after arguments. */
+/**
+ * {@code --db FILE} or {@code --db-url JDBC_URL}: the history database; accepted on {@code history}
+ * and on every subcommand, before or after arguments. A subcommand's own choice wins over the
+ * parent's.
+ */
 public final class DbOption {
   @Option(names = "--db", paramLabel = "FILE",
       description = "History database (SQLite). Default: $XDG_DATA_HOME/agentdesk/history.db")
   Path db;
 
-  /** The database file: this option, else the parent's, else the XDG default. */
-  static Path resolve(DbOption own, DbOption parent) {
-    if (own != null && own.db != null) {
-      return own.db;
-    }
-    if (parent != null && parent.db != null) {
-      return parent.db;
+  @Option(names = "--db-url", paramLabel = "JDBC_URL",
+      description = "History database as a JDBC URL instead of a file, e.g. a team's PostgreSQL:"
+          + " jdbc:postgresql://HOST/DB?user=U&password=P")
+  String url;
+
+  /** Where the history lives: a SQLite file or a JDBC URL (exactly one is set). */
+  record Target(Path file, String url) {}
+
+  /** This option, else the parent's, else the XDG default file. */
+  static Target resolve(DbOption own, DbOption parent) {
+    for (DbOption o : new DbOption[] {own, parent}) {
+      if (o == null) {
+        continue;
+      }
+      if (o.db != null && o.url != null) {
+        throw new UserError("--db and --db-url are mutually exclusive: give a SQLite file or a JDBC URL");
+      }
+      if (o.url != null) {
+        if (!o.url.startsWith("jdbc:")) {
+          throw new UserError("a database URL starts with 'jdbc:' (e.g. jdbc:postgresql://host/db?user=…), not '"
+              + o.url.replaceAll("password=[^&]*", "password=***") + "'; for a SQLite file use --db FILE");
+        }
+        return new Target(null, o.url);
+      }
+      if (o.db != null) {
+        return new Target(o.db, null);
+      }
     }
     String xdg = System.getenv("XDG_DATA_HOME");
     Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".local",
         "share");
-    return base.resolve("agentdesk").resolve("history.db");
+    return new Target(base.resolve("agentdesk").resolve("history.db"), null);
   }
 }

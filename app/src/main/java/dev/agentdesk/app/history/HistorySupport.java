@@ -4,7 +4,6 @@ import dev.agentdesk.app.cli.HistoryCommand;
 import dev.agentdesk.app.cli.UserError;
 import dev.agentdesk.transcripts.TranscriptException;
 import dev.agentdesk.transcripts.TranscriptHistory;
-import java.nio.file.Path;
 import java.util.function.Function;
 
 /** Shared plumbing of the history subcommands: opening the database and turning typed errors into user errors. */
@@ -12,8 +11,8 @@ final class HistorySupport {
   private HistorySupport() {}
 
   static <T> T withHistory(DbOption own, HistoryCommand parent, Function<TranscriptHistory, T> body) {
-    Path db = DbOption.resolve(own, parent == null ? null : parent.db);
-    try (TranscriptHistory h = TranscriptHistory.open(db)) {
+    DbOption.Target db = DbOption.resolve(own, parent == null ? null : parent.db);
+    try (TranscriptHistory h = db.url() != null ? TranscriptHistory.openUrl(db.url()) : TranscriptHistory.open(db.file())) {
       return body.apply(h);
     } catch (TranscriptException e) {
       throw translate(e);

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** The history CLI end to end against a real SQLite file and real transcript files. */
 class HistoryCliTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final String SESSION = "7a0c0000-0000-4000-8000-00000000000a";
+  static final String SESSION = "7a0c0000-0000-4000-8000-00000000000a";
 
   @TempDir
   Path dir;
@@ -26,10 +26,15 @@ class HistoryCliTest {
   @BeforeEach
   void writeTranscript() throws IOException {
     projects = dir.resolve("projects");
-    Path project = Files.createDirectories(projects.resolve("-home-dev-cli"));
     db = dir.resolve("data/history.db");
+    transcript(projects);
+  }
+
+  /** The test transcript (session {@link #SESSION}, model claude-sonnet-4-5, a bad line 4) under {@code projects}. */
+  static Path transcript(Path projects) throws IOException {
+    Path project = Files.createDirectories(projects.resolve("-home-dev-cli"));
     String base = "\"cwd\":\"/home/dev/cli\",\"sessionId\":\"" + SESSION + "\",\"version\":\"2.1.0\"";
-    Files.writeString(project.resolve(SESSION + ".jsonl"), String.join("\n",
+    return Files.writeString(project.resolve(SESSION + ".jsonl"), String.join("\n",
         "{\"type\":\"user\",\"uuid\":\"u1\",\"timestamp\":\"2026-02-01T08:00:00Z\"," + base
             + ",\"message\":{\"role\":\"user\",\"content\":\"Why is the flamingo pink?\"}}",
         "{\"type\":\"assistant\",\"uuid\":\"a1\",\"timestamp\":\"2026-02-01T08:00:05Z\",\"requestId\":\"r1\"," + base
