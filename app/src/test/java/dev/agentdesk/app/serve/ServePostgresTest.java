@@ -9,8 +9,6 @@ import dev.agentdesk.testkit.PostgresServer;
 import dev.agentdesk.transcripts.Provider;
 import dev.agentdesk.transcripts.Transcripts;
 import dev.agentdesk.transcripts.assemble.DetailJson;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -23,11 +21,7 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,7 +29,6 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code agentdesk serve --db-url jdbc:postgresql://...} as a real process against a real PostgreSQL. */
 @ExtendWith(PostgresExtension.class)
 class ServePostgresTest {
-  private static final Pattern URL = Pattern.compile("dashboard on (http://\\S+)");
   private final HttpClient http = HttpClient.newHttpClient();
 
   private HttpResponse<byte[]> get(String url) throws Exception {
@@ -54,32 +47,15 @@ class ServePostgresTest {
     HistoryFixtures.claudeCorpus(claude);
     Path codex = Files.createDirectories(home.resolve("codex"));
     String db = pg.createDatabase();
-    String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", cp, "dev.agentdesk.app.Main", "serve", "--port", "0", "--db-url", db, "--claude", claude.toString(),
-        "--codex", codex.toString()));
-    ProcessBuilder pb = new ProcessBuilder(cmd);
-    pb.environment().put("HOME", home.toString());
-    pb.environment().remove("XDG_DATA_HOME");
-    pb.redirectError(home.resolve("stderr.txt").toFile());
-    Process p = pb.start();
+    Process p = ServeChild.start(home, "--port", "0", "--db-url", db, "--claude", claude.toString(), "--codex",
+        codex.toString());
     try {
-      BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-      String base = null;
-      StringBuilder printed = new StringBuilder();
-      for (String line; (line = out.readLine()) != null; ) {
-        printed.append(line).append('\n');
-        Matcher m = URL.matcher(line);
-        if (m.find()) {
-          base = m.group(1);
-        }
-        if (line.contains("stop with")) {
-          break;
-        }
-      }
-      assertThat(base).as(printed + Files.readString(home.resolve("stderr.txt"))).startsWith("http://127.0.0.1:");
+      ServeChild.Banner banner = ServeChild.banner(p);
+      String base = banner.url();
+      String printed = banner.text();
+      assertThat(base).as(printed + ServeChild.stderr(home)).startsWith("http://127.0.0.1:");
       // the database is named without its password
-      assertThat(printed.toString()).contains("jdbc:postgresql://127.0.0.1:" + pg.port())
+      assertThat(printed).contains("jdbc:postgresql://127.0.0.1:" + pg.port())
           .doesNotContain(PostgresServer.PASSWORD);
 
       JsonNode status = null;

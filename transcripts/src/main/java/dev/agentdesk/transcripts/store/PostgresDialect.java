@@ -134,12 +134,7 @@ final class PostgresDialect implements SqlDialect {
       return select + " ORDER BY rank, d.doc_id LIMIT ?";
     }
     // The filter runs before the limit: a document's session comes from its row (the id says which).
-    StringBuilder session = new StringBuilder("CASE d.doc_id & 3");
-    for (SearchDocs k : SearchDocs.values()) {
-      session.append(" WHEN ").append(k.code).append(" THEN (SELECT session_id FROM ").append(k.table)
-          .append(" WHERE rowid = d.doc_id >> 2)");
-    }
-    session.append(" END");
+    String session = SearchDocs.sessionSql("d.doc_id");
     String where = filterColumns.stream().map(col -> col + " = ?").collect(Collectors.joining(" AND "));
     return select + " AND " + session + " IN (SELECT id FROM sessions WHERE " + where + ") ORDER BY rank, d.doc_id"
         + " LIMIT ?";

@@ -50,6 +50,19 @@ enum SearchDocs {
     return docId >>> 2;
   }
 
+  /**
+   * SQL for the session of the document whose id is {@code docId} (an SQL expression): the id says
+   * which table and row it came from. Search filters use it so that they apply before the limit.
+   */
+  static String sessionSql(String docId) {
+    StringBuilder sql = new StringBuilder("CASE ").append(docId).append(" & 3");
+    for (SearchDocs k : values()) {
+      sql.append(" WHEN ").append(k.code).append(" THEN (SELECT session_id FROM ").append(k.table)
+          .append(" WHERE rowid = ").append(docId).append(" >> 2)");
+    }
+    return sql.append(" END").toString();
+  }
+
   /** The indexed text of a message, or null when it is not searchable (hidden or blank). */
   static String messageBody(boolean visible, String text) {
     return visible && text != null && !text.isBlank() ? text : null;

@@ -51,12 +51,7 @@ final class SqliteDialect implements SqlDialect {
       return "SELECT rowid, bm25(search_fts) AS rank FROM search_fts WHERE search_fts MATCH ? ORDER BY rank LIMIT ?";
     }
     // The filter runs before the limit: a document's session comes from its row (the id says which).
-    StringBuilder session = new StringBuilder("CASE x.rowid & 3");
-    for (SearchDocs k : SearchDocs.values()) {
-      session.append(" WHEN ").append(k.code).append(" THEN (SELECT session_id FROM ").append(k.table)
-          .append(" WHERE rowid = x.rowid >> 2)");
-    }
-    session.append(" END");
+    String session = SearchDocs.sessionSql("x.rowid");
     String where = filterColumns.stream().map(col -> col + " = ?").collect(Collectors.joining(" AND "));
     return "SELECT x.rowid, x.rank FROM (SELECT rowid, bm25(search_fts) AS rank FROM search_fts WHERE search_fts"
         + " MATCH ?) x WHERE " + session + " IN (SELECT id FROM sessions WHERE " + where + ") ORDER BY x.rank LIMIT ?";
