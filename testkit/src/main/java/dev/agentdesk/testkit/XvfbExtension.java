@@ -60,6 +60,19 @@ public final class XvfbExtension implements BeforeAllCallback, AfterAllCallback,
     return server.display();
   }
 
+  /**
+   * The display this extension started for {@code context}'s test class, for other extensions
+   * (registered after it) that start something on it.
+   */
+  public static XDisplay display(ExtensionContext context) {
+    XvfbServer server = findServer(context);
+    if (server == null) {
+      throw new IllegalStateException("no Xvfb running for " + context.getDisplayName()
+          + ": put @ExtendWith(XvfbExtension.class) on the class");
+    }
+    return server.display();
+  }
+
   private static XvfbServer findServer(ExtensionContext context) {
     for (ExtensionContext c = context; c != null; c = c.getParent().orElse(null)) {
       XvfbServer s = c.getStore(NS).get(XvfbServer.class, XvfbServer.class);

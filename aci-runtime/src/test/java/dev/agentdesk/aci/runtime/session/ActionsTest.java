@@ -3,38 +3,24 @@ package dev.agentdesk.aci.runtime.session;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.agentdesk.aci.runtime.AciRuntime;
 import dev.agentdesk.aci.runtime.x11.Ext;
 import dev.agentdesk.aci.runtime.x11.TestWindows;
-import dev.agentdesk.testkit.XDisplay;
 import dev.agentdesk.testkit.XvfbExtension;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
 import java.util.Base64;
 import java.util.concurrent.TimeUnit;
 import javax.imageio.ImageIO;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Input, screenshots, clipboard, launch and windows through the protocol; effects read from outside. */
 @ExtendWith(XvfbExtension.class)
 class ActionsTest {
   static final String TOKEN = "t0ken";
-  static AciRuntime runtime;
-  static String display;
-
-  @BeforeAll
-  static void start(XDisplay x) {
-    display = x.name();
-    runtime = WireClient.runtimeOn(display, TOKEN);
-  }
-
-  @AfterAll
-  static void stop() {
-    runtime.close();
-  }
+  @RegisterExtension
+  static final RuntimeOnXvfb RT = RuntimeOnXvfb.withToken(TOKEN);
 
   private static String px(int x, int y) {
     return "{\"kind\":\"point_px\",\"x\":" + x + ",\"y\":" + y + "}";
@@ -48,23 +34,23 @@ class ActionsTest {
 
   @Test
   void pointerVerbsLandWhereXdotoolSeesThem() throws Exception {
-    try (WireClient c = WireClient.authenticated(runtime.port(), TOKEN)) {
+    try (WireClient c = WireClient.authenticated(RT.runtime().port(), TOKEN)) {
       ok(c.act("m1", "{\"verb\":\"move\",\"target\":" + px(321, 123) + "}"), "m1");
-      assertThat(Ext.mouse(display)).containsExactly(321, 123);
+      assertThat(Ext.mouse(RT.display())).containsExactly(321, 123);
       ok(c.act("c1", "{\"verb\":\"click\",\"target\":" + px(50, 60) + "}"), "c1");
-      assertThat(Ext.mouse(display)).containsExactly(50, 60);
+      assertThat(Ext.mouse(RT.display())).containsExactly(50, 60);
       ok(c.act("c2", "{\"verb\":\"double_click\",\"target\":{\"kind\":\"point_norm\",\"x\":1,\"y\":1}}"), "c2");
-      assertThat(Ext.mouse(display)).containsExactly(1279, 799);
+      assertThat(Ext.mouse(RT.display())).containsExactly(1279, 799);
       ok(c.act("c3", "{\"verb\":\"right_click\",\"target\":{\"kind\":\"point_norm\",\"x\":0.5,\"y\":0}}"), "c3");
-      assertThat(Ext.mouse(display)).containsExactly(640, 0);
+      assertThat(Ext.mouse(RT.display())).containsExactly(640, 0);
       ok(c.act("d1", "{\"verb\":\"drag\",\"target\":" + px(10, 10) + ",\"to\":" + px(400, 300)
           + ",\"duration_ms\":100,\"button\":\"left\"}"), "d1");
-      assertThat(Ext.mouse(display)).containsExactly(400, 300);
+      assertThat(Ext.mouse(RT.display())).containsExactly(400, 300);
       ok(c.act("md", "{\"verb\":\"mouse_down\",\"target\":" + px(200, 200) + ",\"button\":\"middle\"}"), "md");
       ok(c.act("mu", "{\"verb\":\"mouse_up\",\"button\":\"middle\"}"), "mu");
-      assertThat(Ext.mouse(display)).containsExactly(200, 200);
+      assertThat(Ext.mouse(RT.display())).containsExactly(200, 200);
       ok(c.act("s1", "{\"verb\":\"scroll\",\"target\":" + px(700, 700) + ",\"dy\":-300,\"dx\":120}"), "s1");
-      assertThat(Ext.mouse(display)).containsExactly(700, 700);
+      assertThat(Ext.mouse(RT.display())).containsExactly(700, 700);
       ok(c.act("k1", "{\"verb\":\"key\",\"keys\":\"ctrl+shift+t\"}"), "k1");
       ok(c.act("w1", "{\"verb\":\"wait\",\"ms\":30}"), "w1");
 
@@ -90,8 +76,8 @@ class ActionsTest {
 
   @Test
   void screenshotsDecodeToTheRightPixelsForEveryFormatAndScope() throws Exception {
-    try (WireClient c = WireClient.authenticated(runtime.port(), TOKEN);
-        TestWindows windows = new TestWindows(display)) {
+    try (WireClient c = WireClient.authenticated(RT.runtime().port(), TOKEN);
+        TestWindows windows = new TestWindows(RT.display())) {
       long red = windows.create(100, 50, 200, 120, 0xFF0000, "red", "Red", null);
       windows.patch(red, 20, 30, 10, 10, 0x0000FF);
       try {
@@ -125,7 +111,7 @@ class ActionsTest {
           assertColour(wimg, 25, 35, 0x0000FF, tol);
         }
         // active_window: focus the red window from outside, then capture the active one
-        Ext.run(display, "xdotool", "windowfocus", "--sync", Long.toString(red));
+        Ext.run(RT.display(), "xdotool", "windowfocus", "--sync", Long.toString(red));
         JsonNode active = c.act("a1", "{\"verb\":\"screenshot\",\"scope\":\"active_window\"}");
         assertThat(active.at("/image/w").asInt()).isEqualTo(200);
         assertThat(active.at("/image/scope").asText()).isEqualTo("active_window");
@@ -157,8 +143,8 @@ class ActionsTest {
 
   @Test
   void sameScreenGivesSameHashAndNotModifiedUntilItChanges() throws Exception {
-    try (WireClient c = WireClient.authenticated(runtime.port(), TOKEN);
-        TestWindows windows = new TestWindows(display)) {
+    try (WireClient c = WireClient.authenticated(RT.runtime().port(), TOKEN);
+        TestWindows windows = new TestWindows(RT.display())) {
       JsonNode first = c.act("h1", "{\"verb\":\"screenshot\"}");
       String hash = first.path("frame_hash").asText();
       JsonNode second = c.act("h2", "{\"verb\":\"screenshot\",\"format\":\"jpeg\"}");
@@ -190,9 +176,9 @@ class ActionsTest {
 
   @Test
   void clipboardRoundTripsWithXclip() throws Exception {
-    try (WireClient c = WireClient.authenticated(runtime.port(), TOKEN)) {
+    try (WireClient c = WireClient.authenticated(RT.runtime().port(), TOKEN)) {
       ok(c.act("cs", "{\"verb\":\"clipboard_set\",\"text\":\"grüße ☃ 日本\"}"), "cs");
-      assertThat(Ext.run(display, "xclip", "-selection", "clipboard", "-o")).isEqualTo("grüße ☃ 日本");
+      assertThat(Ext.run(RT.display(), "xclip", "-selection", "clipboard", "-o")).isEqualTo("grüße ☃ 日本");
       JsonNode got = c.act("cg", "{\"verb\":\"clipboard_get\"}");
       assertThat(got.path("type").asText()).isEqualTo("result");
       assertThat(got.path("value").toString()).isEqualTo("{\"text\":\"grüße ☃ 日本\"}");
@@ -204,7 +190,7 @@ class ActionsTest {
 
   @Test
   void launchAppStartsARealWindowThatActivateWindowFocuses() throws Exception {
-    try (WireClient c = WireClient.authenticated(runtime.port(), TOKEN)) {
+    try (WireClient c = WireClient.authenticated(RT.runtime().port(), TOKEN)) {
       ok(c.act("l1", "{\"verb\":\"launch_app\",\"app\":\"xmessage\",\"args\":[\"-title\",\"agentdesk launched\","
           + "\"-geometry\",\"+300+300\",\"hello from launch_app\"]}"), "l1");
       long id = 0;
@@ -220,14 +206,14 @@ class ActionsTest {
       assertThat(id).as("launched window").isNotZero();
       try {
         ok(c.act("a1", "{\"verb\":\"activate_window\",\"app\":\"AGENTDESK LAUNCHED\"}"), "a1");
-        assertThat(Long.parseLong(Ext.run(display, "xdotool", "getwindowfocus").trim())).isEqualTo(id);
+        assertThat(Long.parseLong(Ext.run(RT.display(), "xdotool", "getwindowfocus").trim())).isEqualTo(id);
         ok(c.act("a2", "{\"verb\":\"activate_window\",\"window_id\":" + id + "}"), "a2");
         JsonNode none = c.act("a3", "{\"verb\":\"activate_window\",\"app\":\"no such title\"}");
         assertThat(none.path("error").asText()).startsWith("activate_window: no window title matches app \"no such title\" (of ");
         JsonNode gone = c.act("a4", "{\"verb\":\"activate_window\",\"window_id\":42}");
         assertThat(gone.path("error").asText()).isEqualTo("activate_window: window 0x2a not found");
       } finally {
-        Ext.run(display, "xdotool", "windowkill", Long.toString(id));
+        Ext.run(RT.display(), "xdotool", "windowkill", Long.toString(id));
       }
       JsonNode missing = c.act("l2", "{\"verb\":\"launch_app\",\"app\":\"no-such-app-xyz\"}");
       assertThat(missing.path("error").asText()).startsWith("launch_app: failed to spawn \"no-such-app-xyz\"");
@@ -239,8 +225,8 @@ class ActionsTest {
 
   @Test
   void unicodeTypingKeyCombosAndAClickDriveARealZenityDialog() throws Exception {
-    Process zenity = Ext.start(display, "zenity", "--entry", "--title=protocol-entry", "--text=type here");
-    try (WireClient c = WireClient.authenticated(runtime.port(), TOKEN)) {
+    Process zenity = Ext.start(RT.display(), "zenity", "--entry", "--title=protocol-entry", "--text=type here");
+    try (WireClient c = WireClient.authenticated(RT.runtime().port(), TOKEN)) {
       JsonNode dialog = null;
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
       while (dialog == null && System.nanoTime() < deadline) {

@@ -4,12 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentdesk.aci.client.StreamCompositor;
-import dev.agentdesk.aci.runtime.AciRuntime;
 import dev.agentdesk.aci.runtime.x11.TestWindows;
 import dev.agentdesk.aci.wire.BinaryFrame;
 import dev.agentdesk.aci.wire.BinaryFrames;
 import dev.agentdesk.aci.wire.Channel;
-import dev.agentdesk.testkit.XDisplay;
 import dev.agentdesk.testkit.XvfbConfig;
 import dev.agentdesk.testkit.XvfbExtension;
 import java.awt.image.BufferedImage;
@@ -17,12 +15,10 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.Base64;
-import java.util.List;
 import javax.imageio.ImageIO;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Binary frames and observe-after-act on a real Xvfb: a session that sent
@@ -34,20 +30,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @XvfbConfig(width = 320, height = 200)
 class BinaryFramesProtocolTest {
   static final String TOKEN = "bin-token";
-  static AciRuntime runtime;
-  static String display;
-
-  @BeforeAll
-  static void start(XDisplay x) {
-    display = x.name();
-    runtime = AciRuntime.start(new AciRuntime.Options("127.0.0.1", 0, TOKEN, true, List.of(), display,
-        SessionLimits.defaults(), "test"));
-  }
-
-  @AfterAll
-  static void stop() {
-    runtime.close();
-  }
+  @RegisterExtension
+  static final RuntimeOnXvfb RT = RuntimeOnXvfb.withToken(TOKEN, true);
 
   private static void ok(Object reply, String callId) {
     assertThat(reply).as("a JSON reply").isInstanceOf(JsonNode.class);
@@ -73,7 +57,7 @@ class BinaryFramesProtocolTest {
 
   @Test
   void aSessionThatDidNotAskStaysText() throws Exception {
-    try (WireClient text = WireClient.authenticated(runtime.port(), TOKEN)) {
+    try (WireClient text = WireClient.authenticated(RT.runtime().port(), TOKEN)) {
       JsonNode shot = text.act("t1", "{\"verb\":\"screenshot\"}");
       assertThat(shot.path("type").asText()).isEqualTo("observation");
       assertThat(shot.at("/image/ref").isTextual()).as("base64 on a session that did not ask").isTrue();
@@ -83,9 +67,9 @@ class BinaryFramesProtocolTest {
 
   @Test
   void binaryAndTextSessionsCarryTheSamePixels() throws Exception {
-    try (WireClient text = WireClient.authenticated(runtime.port(), TOKEN);
-        WireClient bin = WireClient.authenticatedBinary(runtime.port(), TOKEN);
-        TestWindows windows = new TestWindows(display)) {
+    try (WireClient text = WireClient.authenticated(RT.runtime().port(), TOKEN);
+        WireClient bin = WireClient.authenticatedBinary(RT.runtime().port(), TOKEN);
+        TestWindows windows = new TestWindows(RT.display())) {
       long w = windows.create(20, 30, 90, 60, 0x3366CC, "w", "W", null);
       JsonNode textShot = text.act("t", "{\"verb\":\"screenshot\",\"format\":\"png\"}");
       Object reply = actAny(bin, "b", "{\"verb\":\"screenshot\",\"format\":\"png\"}");
@@ -112,9 +96,9 @@ class BinaryFramesProtocolTest {
 
   @Test
   void aBinaryDeltaStreamRebuildsWhatTheTextSessionSees() throws Exception {
-    try (WireClient text = WireClient.authenticated(runtime.port(), TOKEN);
-        WireClient bin = WireClient.authenticatedBinary(runtime.port(), TOKEN);
-        TestWindows windows = new TestWindows(display)) {
+    try (WireClient text = WireClient.authenticated(RT.runtime().port(), TOKEN);
+        WireClient bin = WireClient.authenticatedBinary(RT.runtime().port(), TOKEN);
+        TestWindows windows = new TestWindows(RT.display())) {
       ok(actAny(bin, "cast", "{\"verb\":\"start_screencast\",\"fps\":10,\"delta\":true}"), "cast");
       StreamCompositor compositor = new StreamCompositor();
       Object first = bin.nextAny();
@@ -147,8 +131,8 @@ class BinaryFramesProtocolTest {
   @Test
   void streamedExecOutputIsBinaryAndTheExitStaysText() throws Exception {
     String action = "{\"verb\":\"exec\",\"shell\":\"printf 'out\\\\001\\\\377'; printf err >&2\",\"stream\":true}";
-    try (WireClient bin = WireClient.authenticatedBinary(runtime.port(), TOKEN);
-        WireClient text = WireClient.authenticated(runtime.port(), TOKEN)) {
+    try (WireClient bin = WireClient.authenticatedBinary(RT.runtime().port(), TOKEN);
+        WireClient text = WireClient.authenticated(RT.runtime().port(), TOKEN)) {
       ok(actAny(bin, "x", action), "x");
       ByteArrayOutputStream stdout = new ByteArrayOutputStream();
       ByteArrayOutputStream stderr = new ByteArrayOutputStream();
@@ -179,9 +163,9 @@ class BinaryFramesProtocolTest {
 
   @Test
   void observeAfterActFollowsTheAckWithAFreshObservationOnBothFramings() throws Exception {
-    try (WireClient text = WireClient.authenticated(runtime.port(), TOKEN);
-        WireClient bin = WireClient.authenticatedBinary(runtime.port(), TOKEN);
-        TestWindows windows = new TestWindows(display)) {
+    try (WireClient text = WireClient.authenticated(RT.runtime().port(), TOKEN);
+        WireClient bin = WireClient.authenticatedBinary(RT.runtime().port(), TOKEN);
+        TestWindows windows = new TestWindows(RT.display())) {
       long under = windows.create(100, 50, 80, 80, 0x11AA11, "under", "Under", null);
       long over = windows.create(140, 90, 80, 80, 0xAA1111, "over", "Over", null);
       // raising the lower window changes the overlap (150,100) from red to green

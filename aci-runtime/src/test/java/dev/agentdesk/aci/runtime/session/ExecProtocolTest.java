@@ -3,8 +3,6 @@ package dev.agentdesk.aci.runtime.session;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.agentdesk.aci.runtime.AciRuntime;
-import dev.agentdesk.testkit.XDisplay;
 import dev.agentdesk.testkit.XvfbExtension;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -13,32 +11,21 @@ import java.nio.file.Path;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** exec through the protocol, with the operator's --allow-exec. */
 @ExtendWith(XvfbExtension.class)
 class ExecProtocolTest {
   static final String TOKEN = "exec-token";
-  static AciRuntime runtime;
-
-  @BeforeAll
-  static void start(XDisplay x) {
-    runtime = AciRuntime.start(new AciRuntime.Options("127.0.0.1", 0, TOKEN, true, List.of(), x.name(),
-        SessionLimits.defaults(), "test"));
-  }
-
-  @AfterAll
-  static void stop() {
-    runtime.close();
-  }
+  @RegisterExtension
+  static final RuntimeOnXvfb RT = RuntimeOnXvfb.withToken(TOKEN, true);
 
   @Test
   void welcomeOffersExecWhenAllowed() {
-    try (WireClient c = WireClient.connect(runtime.port())) {
+    try (WireClient c = WireClient.connect(RT.runtime().port())) {
       c.send("{\"type\":\"hello\",\"v\":0,\"client\":{\"name\":\"t\",\"version\":\"1\"},\"token\":\"" + TOKEN + "\"}");
       JsonNode w = c.next();
       assertThat(w.at("/capabilities/verbs").toString()).contains("\"exec\"");
@@ -47,7 +34,7 @@ class ExecProtocolTest {
 
   @Test
   void bufferedExecAnswersOneResultWithStdinEnvCwdAndExitCode(@TempDir Path dir) throws Exception {
-    try (WireClient c = WireClient.authenticated(runtime.port(), TOKEN)) {
+    try (WireClient c = WireClient.authenticated(RT.runtime().port(), TOKEN)) {
       JsonNode r = c.act("x1", "{\"verb\":\"exec\",\"argv\":[\"sh\",\"-c\",\"cat; echo $FOO; pwd; echo oops >&2; exit 7\"],"
           + "\"stdin\":\"piped ✓\\n\",\"env\":{\"FOO\":\"bar\"},\"cwd\":\"" + dir + "\"}");
       assertThat(r.path("type").asText()).isEqualTo("result");
@@ -66,7 +53,7 @@ class ExecProtocolTest {
 
   @Test
   void timeoutReportsHonestlyAndCapsSetFlags() throws Exception {
-    try (WireClient c = WireClient.authenticated(runtime.port(), TOKEN)) {
+    try (WireClient c = WireClient.authenticated(RT.runtime().port(), TOKEN)) {
       JsonNode t = c.act("t1", "{\"verb\":\"exec\",\"shell\":\"echo $$; sleep 20 & sleep 20\",\"timeout_ms\":300}");
       JsonNode v = t.path("value");
       assertThat(v.path("timed_out").asBoolean()).isTrue();
@@ -88,7 +75,7 @@ class ExecProtocolTest {
 
   @Test
   void streamedExecSendsAckChunksInOrderAndOneExit() {
-    try (WireClient c = WireClient.authenticated(runtime.port(), TOKEN)) {
+    try (WireClient c = WireClient.authenticated(RT.runtime().port(), TOKEN)) {
       JsonNode ack = c.act("s1", "{\"verb\":\"exec\",\"shell\":\"seq 1 20000; echo tail >&2\",\"stream\":true}");
       assertThat(ack.path("type").asText()).isEqualTo("ack");
       assertThat(ack.path("ok").asBoolean()).isTrue();
@@ -124,7 +111,7 @@ class ExecProtocolTest {
 
   @Test
   void spawnFailuresAndValidationAreTyped() {
-    try (WireClient c = WireClient.authenticated(runtime.port(), TOKEN)) {
+    try (WireClient c = WireClient.authenticated(RT.runtime().port(), TOKEN)) {
       JsonNode buffered = c.act("f1", "{\"verb\":\"exec\",\"argv\":[\"no-such-binary-xyz\"]}");
       assertThat(buffered.path("type").asText()).isEqualTo("result");
       assertThat(buffered.path("error").asText()).startsWith("exec_spawn_failed: ");
@@ -151,7 +138,7 @@ class ExecProtocolTest {
   @Test
   void aFifthConcurrentExecIsRefusedAndClosingTheConnectionKillsChildren(@TempDir Path dir) throws Exception {
     Path pids = dir.resolve("pids");
-    WireClient c = WireClient.authenticated(runtime.port(), TOKEN);
+    WireClient c = WireClient.authenticated(RT.runtime().port(), TOKEN);
     for (int i = 0; i < 4; i++) {
       JsonNode ack = c.act("k" + i, "{\"verb\":\"exec\",\"shell\":\"echo $$ >> " + pids + "; sleep 60\",\"stream\":true}");
       assertThat(ack.path("ok").asBoolean()).as("%s", ack).isTrue();

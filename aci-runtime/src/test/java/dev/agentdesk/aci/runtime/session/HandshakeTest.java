@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentdesk.aci.runtime.AciRuntime;
 import dev.agentdesk.aci.runtime.x11.TestWindows;
-import dev.agentdesk.testkit.XDisplay;
 import dev.agentdesk.testkit.XvfbExtension;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -14,35 +13,22 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Handshake, auth, origin check, queries and bad input against a running runtime on a real Xvfb. */
 @ExtendWith(XvfbExtension.class)
 class HandshakeTest {
   static final String TOKEN = "s3cret-token";
-  static AciRuntime runtime;
-  static String display;
-
-  @BeforeAll
-  static void start(XDisplay x) {
-    display = x.name();
-    runtime = AciRuntime.start(new AciRuntime.Options("127.0.0.1", 0, TOKEN, false,
-        List.of("http://allowed.example"), display,
-        new SessionLimits(Duration.ofMillis(800), Duration.ofSeconds(30), Duration.ofMinutes(5),
-            SessionLimits.MAX_MESSAGE_BYTES), "test"));
-  }
-
-  @AfterAll
-  static void stop() {
-    runtime.close();
-  }
+  @RegisterExtension
+  static final RuntimeOnXvfb RT = RuntimeOnXvfb.with(d -> new AciRuntime.Options("127.0.0.1", 0, TOKEN, false,
+      List.of("http://allowed.example"), d, new SessionLimits(Duration.ofMillis(800), Duration.ofSeconds(30),
+          Duration.ofMinutes(5), SessionLimits.MAX_MESSAGE_BYTES), "test"));
 
   @Test
   void welcomeAdvertisesOnlyWhatWorks() {
-    try (WireClient c = WireClient.connect(runtime.port())) {
+    try (WireClient c = WireClient.connect(RT.runtime().port())) {
       c.send("{\"type\":\"hello\",\"v\":0,\"client\":{\"name\":\"t\",\"version\":\"1\"},\"token\":\"" + TOKEN + "\"}");
       JsonNode w = c.next();
       assertThat(w.path("type").asText()).isEqualTo("welcome");
@@ -75,7 +61,7 @@ class HandshakeTest {
   void wrongOrMissingTokenIsRefusedAndClosed() {
     for (String tokenPart : new String[] {",\"token\":\"nope\"", "", ",\"token\":\"" + TOKEN + "x\"",
         ",\"token\":\"\""}) {
-      try (WireClient c = WireClient.connect(runtime.port())) {
+      try (WireClient c = WireClient.connect(RT.runtime().port())) {
         c.send("{\"type\":\"hello\",\"v\":0,\"client\":{\"name\":\"t\",\"version\":\"1\"}" + tokenPart + "}");
         JsonNode r = c.next();
         assertThat(r.path("type").asText()).isEqualTo("result");
@@ -92,19 +78,19 @@ class HandshakeTest {
     for (String first : new String[] {"{\"type\":\"ping\",\"t\":1}",
         "{\"type\":\"query\",\"call_id\":\"q\",\"q\":\"platform\"}",
         "{\"type\":\"action\",\"call_id\":\"a\",\"action\":{\"verb\":\"move\",\"target\":{\"kind\":\"point_px\",\"x\":5,\"y\":5}}}"}) {
-      try (WireClient c = WireClient.connect(runtime.port())) {
+      try (WireClient c = WireClient.connect(RT.runtime().port())) {
         c.send(first);
         JsonNode r = c.next();
         assertThat(r.path("error").asText()).isEqualTo("handshake required: the first message must be `hello`");
         c.expectClosed();
       }
     }
-    try (WireClient c = WireClient.connect(runtime.port())) {
+    try (WireClient c = WireClient.connect(RT.runtime().port())) {
       c.send("{\"type\":\"hello\",\"v\":1,\"client\":{\"name\":\"t\",\"version\":\"1\"},\"token\":\"" + TOKEN + "\"}");
       assertThat(c.next().path("error").asText()).isEqualTo("unsupported ACI version: 1 (this runtime speaks v0)");
       c.expectClosed();
     }
-    try (WireClient c = WireClient.connect(runtime.port())) {
+    try (WireClient c = WireClient.connect(RT.runtime().port())) {
       c.send("not json at all");
       assertThat(c.next().path("error").asText()).startsWith("bad message: ");
       c.expectClosed();
@@ -113,7 +99,7 @@ class HandshakeTest {
 
   @Test
   void handshakeTimesOut() {
-    try (WireClient c = WireClient.connect(runtime.port())) {
+    try (WireClient c = WireClient.connect(RT.runtime().port())) {
       JsonNode r = c.next(5000);
       assertThat(r.path("error").asText()).isEqualTo("handshake timeout");
       c.expectClosed();
@@ -122,7 +108,7 @@ class HandshakeTest {
 
   @Test
   void aSecondHelloIsRefusedButTheSessionStays() {
-    try (WireClient c = WireClient.authenticated(runtime.port(), TOKEN)) {
+    try (WireClient c = WireClient.authenticated(RT.runtime().port(), TOKEN)) {
       c.send("{\"type\":\"hello\",\"v\":0,\"client\":{\"name\":\"t\",\"version\":\"1\"},\"token\":\"" + TOKEN + "\"}");
       JsonNode r = c.next();
       assertThat(r.path("error").asText()).isEqualTo("already authenticated");
@@ -135,8 +121,8 @@ class HandshakeTest {
 
   @Test
   void queriesAnswerFromTheRealDisplay() throws Exception {
-    try (WireClient c = WireClient.authenticated(runtime.port(), TOKEN);
-        TestWindows windows = new TestWindows(display)) {
+    try (WireClient c = WireClient.authenticated(RT.runtime().port(), TOKEN);
+        TestWindows windows = new TestWindows(RT.display())) {
       JsonNode platform = c.query("q1", "platform");
       assertThat(platform.path("call_id").asText()).isEqualTo("q1");
       assertThat(platform.path("value").asText()).isEqualTo("linux");
@@ -177,7 +163,7 @@ class HandshakeTest {
 
   @Test
   void everyBadInputGetsATypedErrorAndTheSessionLivesOn() {
-    try (WireClient c = WireClient.authenticated(runtime.port(), TOKEN)) {
+    try (WireClient c = WireClient.authenticated(RT.runtime().port(), TOKEN)) {
       c.send("{\"type\":\"ping\",");
       assertThat(c.next().path("error").asText()).startsWith("bad message: malformed_json");
       c.assertAlive();
@@ -233,10 +219,10 @@ class HandshakeTest {
   }
 
   private static String upgrade(String extraHeaders) throws Exception {
-    try (Socket s = new Socket("127.0.0.1", runtime.port())) {
+    try (Socket s = new Socket("127.0.0.1", RT.runtime().port())) {
       s.setSoTimeout(5000);
       OutputStream o = s.getOutputStream();
-      o.write(("GET / HTTP/1.1\r\nHost: 127.0.0.1:" + runtime.port() + "\r\nUpgrade: websocket\r\n"
+      o.write(("GET / HTTP/1.1\r\nHost: 127.0.0.1:" + RT.runtime().port() + "\r\nUpgrade: websocket\r\n"
           + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
           + extraHeaders + "\r\n").getBytes(StandardCharsets.US_ASCII));
       o.flush();

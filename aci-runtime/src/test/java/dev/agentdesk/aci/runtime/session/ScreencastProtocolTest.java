@@ -4,11 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentdesk.aci.client.StreamCompositor;
-import dev.agentdesk.aci.runtime.AciRuntime;
 import dev.agentdesk.aci.runtime.x11.TestWindows;
 import dev.agentdesk.aci.wire.ObservationMsg;
 import dev.agentdesk.aci.wire.WireCodec;
-import dev.agentdesk.testkit.XDisplay;
 import dev.agentdesk.testkit.XvfbConfig;
 import dev.agentdesk.testkit.XvfbExtension;
 import java.awt.image.BufferedImage;
@@ -18,10 +16,9 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import javax.imageio.ImageIO;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Screencasts on a real Xvfb: every pushed message is checked against the schema by
@@ -34,19 +31,8 @@ class ScreencastProtocolTest {
   static final String TOKEN = "sc-token";
   /** Time with no frame after which a 10 fps stream counts as idle. */
   static final long QUIET_MS = 700;
-  static AciRuntime runtime;
-  static String display;
-
-  @BeforeAll
-  static void start(XDisplay x) {
-    display = x.name();
-    runtime = WireClient.runtimeOn(display, TOKEN);
-  }
-
-  @AfterAll
-  static void stop() {
-    runtime.close();
-  }
+  @RegisterExtension
+  static final RuntimeOnXvfb RT = RuntimeOnXvfb.withToken(TOKEN);
 
   private static String start(String callId, String extra) {
     return "{\"verb\":\"start_screencast\",\"fps\":10" + extra + "}";
@@ -115,7 +101,7 @@ class ScreencastProtocolTest {
   }
 
   private static void assertSameAsScreenshot(BufferedImage rebuilt) throws IOException {
-    try (WireClient other = WireClient.authenticated(runtime.port(), TOKEN)) {
+    try (WireClient other = WireClient.authenticated(RT.runtime().port(), TOKEN)) {
       JsonNode shot = other.act("shot", "{\"verb\":\"screenshot\",\"format\":\"png\"}");
       BufferedImage direct = decode(shot.at("/image/ref").asText());
       assertThat(rebuilt.getWidth()).isEqualTo(direct.getWidth());
@@ -134,8 +120,8 @@ class ScreencastProtocolTest {
 
   @Test
   void deltaStreamRebuildsTheScreenPixelForPixelAndIsQuietWhenIdle() throws Exception {
-    try (WireClient c = WireClient.authenticated(runtime.port(), TOKEN);
-        TestWindows windows = new TestWindows(display)) {
+    try (WireClient c = WireClient.authenticated(RT.runtime().port(), TOKEN);
+        TestWindows windows = new TestWindows(RT.display())) {
       ok(c.act("cast", start("cast", ",\"delta\":true,\"format\":\"png\"")), "cast");
       Canvas canvas = new Canvas();
       JsonNode first = c.next();
@@ -183,8 +169,8 @@ class ScreencastProtocolTest {
 
   @Test
   void aKeyframeFollowsEveryThirtyDeliveredDeltaFrames() throws Exception {
-    try (WireClient c = WireClient.authenticated(runtime.port(), TOKEN);
-        TestWindows windows = new TestWindows(display)) {
+    try (WireClient c = WireClient.authenticated(RT.runtime().port(), TOKEN);
+        TestWindows windows = new TestWindows(RT.display())) {
       long canvasWindow = windows.create(0, 0, 320, 200, 0x101010, "bg", "Bg", null);
       ok(c.act("keys", "{\"verb\":\"start_screencast\",\"fps\":30,\"delta\":true}"), "keys");
       Canvas canvas = new Canvas();
@@ -219,7 +205,7 @@ class ScreencastProtocolTest {
 
   @Test
   void fpsOutsideTheSchemaBoundsIsRefusedAndTheSessionLives() {
-    try (WireClient c = WireClient.authenticated(runtime.port(), TOKEN)) {
+    try (WireClient c = WireClient.authenticated(RT.runtime().port(), TOKEN)) {
       for (String fps : new String[] {"9000", "0", "0.05", "30.5"}) {
         JsonNode nack = c.act("f" + fps, "{\"verb\":\"start_screencast\",\"fps\":" + fps + "}");
         assertThat(nack.path("ok").asBoolean()).as("%s", nack).isFalse();
@@ -232,7 +218,7 @@ class ScreencastProtocolTest {
 
   @Test
   void fullFramesAreIdleSuppressedAndStreamsAreCappedPerConnection() throws Exception {
-    try (WireClient c = WireClient.authenticated(runtime.port(), TOKEN)) {
+    try (WireClient c = WireClient.authenticated(RT.runtime().port(), TOKEN)) {
       ok(c.act("full", "{\"verb\":\"start_screencast\",\"fps\":30,\"format\":\"jpeg\",\"quality\":50,"
           + "\"max_long_edge\":160}"), "full");
       JsonNode first = c.next();
@@ -258,8 +244,8 @@ class ScreencastProtocolTest {
   @Test
   void resumeContinuesIdAndSeqWithAKeyframeAndAnUnknownStreamStartsAfresh() throws Exception {
     Canvas canvas = new Canvas();
-    try (WireClient a = WireClient.authenticated(runtime.port(), TOKEN);
-        TestWindows windows = new TestWindows(display)) {
+    try (WireClient a = WireClient.authenticated(RT.runtime().port(), TOKEN);
+        TestWindows windows = new TestWindows(RT.display())) {
       ok(a.act("long", "{\"verb\":\"start_screencast\",\"fps\":10,\"delta\":true}"), "long");
       canvas.apply(a.next());
       long w = windows.create(10, 10, 30, 30, 0x884422, "w", "W", null);
@@ -268,7 +254,7 @@ class ScreencastProtocolTest {
       windows.destroy(w);
     }
     long resumedFrom = canvas.lastSeq + 1;
-    try (WireClient b = WireClient.authenticated(runtime.port(), TOKEN)) {
+    try (WireClient b = WireClient.authenticated(RT.runtime().port(), TOKEN)) {
       ok(b.act("again", "{\"verb\":\"start_screencast\",\"fps\":10,\"delta\":true,\"resume_stream\":\"long\"}"),
           "again");
       JsonNode first = b.next();

@@ -8,11 +8,9 @@ import dev.agentdesk.aci.client.ActionReply;
 import dev.agentdesk.aci.client.Screencast;
 import dev.agentdesk.aci.client.StreamCompositor;
 import dev.agentdesk.aci.client.WindowInfo;
-import dev.agentdesk.aci.runtime.AciRuntime;
 import dev.agentdesk.aci.runtime.x11.TestWindows;
 import dev.agentdesk.aci.wire.ImageFormat;
 import dev.agentdesk.aci.wire.ObserveSpec;
-import dev.agentdesk.testkit.XDisplay;
 import dev.agentdesk.testkit.XvfbConfig;
 import dev.agentdesk.testkit.XvfbExtension;
 import java.awt.image.BufferedImage;
@@ -26,10 +24,9 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import javax.imageio.ImageIO;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -46,22 +43,11 @@ class SdkScreencastTest {
   static final ObserveSpec PNG = new ObserveSpec(null, ImageFormat.PNG, null, null);
   /** No frame for this long and the stream counts as settled. */
   static final Duration QUIET = Duration.ofMillis(700);
-  static AciRuntime runtime;
-  static String display;
-
-  @BeforeAll
-  static void start(XDisplay x) {
-    display = x.name();
-    runtime = WireClient.runtimeOn(display, TOKEN);
-  }
-
-  @AfterAll
-  static void stop() {
-    runtime.close();
-  }
+  @RegisterExtension
+  static final RuntimeOnXvfb RT = RuntimeOnXvfb.withToken(TOKEN);
 
   private static AciClient connect(boolean binary) {
-    return AciClient.connect(URI.create("ws://127.0.0.1:" + runtime.port() + "/"), AciClientOptions.defaults()
+    return AciClient.connect(URI.create("ws://127.0.0.1:" + RT.runtime().port() + "/"), AciClientOptions.defaults()
         .withToken(TOKEN).withBinaryFrames(binary).withCallTimeout(Duration.ofSeconds(15)).withValidateOutgoing(true));
   }
 
@@ -97,7 +83,7 @@ class SdkScreencastTest {
   private static Process xterm(String title) throws IOException {
     ProcessBuilder pb = new ProcessBuilder("xterm", "-title", title, "-geometry", "40x8+20+20", "+bc", "-e", "cat")
         .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
-    pb.environment().put("DISPLAY", display);
+    pb.environment().put("DISPLAY", RT.display());
     return pb.start();
   }
 
@@ -119,7 +105,7 @@ class SdkScreencastTest {
   void composedFramesEqualScreenshotsWhileTypingInATerminalAndMovingWindows(boolean binary) throws Exception {
     String title = "term-" + binary;
     Process term = xterm(title);
-    try (AciClient c = connect(binary); TestWindows windows = new TestWindows(display)) {
+    try (AciClient c = connect(binary); TestWindows windows = new TestWindows(RT.display())) {
       WindowInfo tw = window(c, title);
       c.activateWindow(tw.id());
       Thread.sleep(300); // xterm draws its first screen
@@ -163,7 +149,7 @@ class SdkScreencastTest {
 
   @Test
   void anIdleScreenSendsNothingAndOneChangeSendsOneFrame() throws Exception {
-    try (AciClient c = connect(true); TestWindows windows = new TestWindows(display);
+    try (AciClient c = connect(true); TestWindows windows = new TestWindows(RT.display());
         Screencast cast = c.screencast(PNG, 10.0, true, null, null)) {
       assertThat(cast.next(Duration.ofSeconds(5))).as("the first keyframe").isNotNull();
       assertThat(cast.next(Duration.ofSeconds(1))).as("an idle screen: no frame in 1 s at 10 fps").isNull();
@@ -181,7 +167,7 @@ class SdkScreencastTest {
   void resumeContinuesTheSeqOrReportsANewStream() throws Exception {
     String id;
     long lastSeq;
-    try (AciClient c = connect(true); TestWindows windows = new TestWindows(display)) {
+    try (AciClient c = connect(true); TestWindows windows = new TestWindows(RT.display())) {
       Screencast first = c.screencast(PNG, 10.0, true, null, null);
       StreamCompositor.Frame f = first.next(Duration.ofSeconds(5));
       long w = windows.create(40, 40, 20, 20, 0x55AA55, "r", "R", null);
@@ -213,7 +199,7 @@ class SdkScreencastTest {
   @ParameterizedTest(name = "binary frames: {0}")
   @ValueSource(booleans = {false, true})
   void observeAfterActOnTheSdkReturnsTheFollowUpObservation(boolean binary) throws Exception {
-    try (AciClient c = connect(binary); TestWindows windows = new TestWindows(display)) {
+    try (AciClient c = connect(binary); TestWindows windows = new TestWindows(RT.display())) {
       assertThat(c.capabilities().supportsObserveAfterAct()).isTrue();
       long under = windows.create(100, 100, 60, 60, 0x22BB22, "under", "Under", null);
       long over = windows.create(130, 130, 60, 60, 0xBB2222, "over", "Over", null);

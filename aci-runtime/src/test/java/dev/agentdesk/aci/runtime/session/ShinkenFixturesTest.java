@@ -5,17 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.agentdesk.aci.runtime.AciRuntime;
 import dev.agentdesk.testkit.SharedCorpus;
-import dev.agentdesk.testkit.XDisplay;
 import dev.agentdesk.testkit.XvfbExtension;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A peer's contract fixtures (Shinken's SDK tests, read from ../shared) sent to the running
@@ -27,18 +24,8 @@ class ShinkenFixturesTest {
   static final String TOKEN = "fixtures";
   static final List<String> INVALID_PREFIXES = List.of("bad action:", "bad message:", "unknown verb:",
       "unknown query:");
-  static AciRuntime runtime;
-
-  @BeforeAll
-  static void start(XDisplay x) {
-    runtime = AciRuntime.start(new AciRuntime.Options("127.0.0.1", 0, TOKEN, true, List.of(), x.name(),
-        SessionLimits.defaults(), "test"));
-  }
-
-  @AfterAll
-  static void stop() {
-    runtime.close();
-  }
+  @RegisterExtension
+  static final RuntimeOnXvfb RT = RuntimeOnXvfb.withToken(TOKEN, true);
 
   record Case(int index, boolean valid, String reason, ObjectNode message) {}
 
@@ -87,7 +74,7 @@ class ShinkenFixturesTest {
         .as("action fixtures found").isGreaterThan(130);
     int valid = 0;
     int invalid = 0;
-    try (WireClient c = WireClient.authenticated(runtime.port(), TOKEN)) {
+    try (WireClient c = WireClient.authenticated(RT.runtime().port(), TOKEN)) {
       long pingT = 1000;
       for (Case k : cases) {
         c.send(k.message().toString());

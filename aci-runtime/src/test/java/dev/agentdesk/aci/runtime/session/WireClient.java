@@ -35,12 +35,6 @@ final class WireClient implements AutoCloseable {
     this.inbox = listener.inbox;
   }
 
-  /** The runtime a protocol test talks to: loopback, a free port, exec off, default limits. */
-  static dev.agentdesk.aci.runtime.AciRuntime runtimeOn(String display, String token) {
-    return dev.agentdesk.aci.runtime.AciRuntime.start(new dev.agentdesk.aci.runtime.AciRuntime.Options("127.0.0.1", 0,
-        token, false, java.util.List.of(), display, SessionLimits.defaults(), "test"));
-  }
-
   static WireClient connect(int port) {
     Listener l = new Listener();
     WebSocket ws = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(Duration.ofSeconds(5))
