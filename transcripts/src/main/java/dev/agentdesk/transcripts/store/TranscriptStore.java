@@ -261,9 +261,9 @@ public final class TranscriptStore implements AutoCloseable {
     pageArgs.add((long) q.offset());
     List<SessionSummary> items = query("SELECT id, source, COALESCE(title, first_prompt), project, cwd, git_branch,"
         + " started_at, ended_at, message_count, parent_session_id FROM sessions" + where
-        + " ORDER BY " + dialect.descendingNullsLast("ended_at") + ", id LIMIT ? OFFSET ?", pageArgs, rs -> new SessionSummary(rs.getString(1),
-            rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6), rs.getString(7),
-            rs.getString(8), rs.getLong(9), rs.getString(10)));
+        + " ORDER BY " + dialect.descendingNullsLast("ended_at") + ", id LIMIT ? OFFSET ?", pageArgs,
+        rs -> new SessionSummary(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
+            rs.getString(6), rs.getString(7), rs.getString(8), rs.getLong(9), rs.getString(10)));
     return new Page<>(items, total, q.offset());
   }
 
