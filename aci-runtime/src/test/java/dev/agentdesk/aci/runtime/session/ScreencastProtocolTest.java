@@ -103,18 +103,7 @@ class ScreencastProtocolTest {
   private static void assertSameAsScreenshot(BufferedImage rebuilt) throws IOException {
     try (WireClient other = WireClient.authenticated(RT.runtime().port(), TOKEN)) {
       JsonNode shot = other.act("shot", "{\"verb\":\"screenshot\",\"format\":\"png\"}");
-      BufferedImage direct = decode(shot.at("/image/ref").asText());
-      assertThat(rebuilt.getWidth()).isEqualTo(direct.getWidth());
-      assertThat(rebuilt.getHeight()).isEqualTo(direct.getHeight());
-      int differing = 0;
-      for (int y = 0; y < direct.getHeight(); y++) {
-        for (int x = 0; x < direct.getWidth(); x++) {
-          if ((rebuilt.getRGB(x, y) & 0xFFFFFF) != (direct.getRGB(x, y) & 0xFFFFFF)) {
-            differing++;
-          }
-        }
-      }
-      assertThat(differing).as("pixels differing from a direct screenshot").isZero();
+      Pixels.assertSameRgb(rebuilt, decode(shot.at("/image/ref").asText()));
     }
   }
 

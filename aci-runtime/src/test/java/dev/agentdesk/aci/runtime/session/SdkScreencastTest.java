@@ -66,18 +66,7 @@ class SdkScreencastTest {
   }
 
   private static void assertSameAsScreenshot(AciClient c, BufferedImage rebuilt) throws IOException {
-    BufferedImage direct = decode(c.screenshot(PNG).image());
-    assertThat(rebuilt.getWidth()).isEqualTo(direct.getWidth());
-    assertThat(rebuilt.getHeight()).isEqualTo(direct.getHeight());
-    int differing = 0;
-    for (int y = 0; y < direct.getHeight(); y++) {
-      for (int x = 0; x < direct.getWidth(); x++) {
-        if ((rebuilt.getRGB(x, y) & 0xFFFFFF) != (direct.getRGB(x, y) & 0xFFFFFF)) {
-          differing++;
-        }
-      }
-    }
-    assertThat(differing).as("pixels differing from a direct lossless screenshot").isZero();
+    Pixels.assertSameRgb(rebuilt, decode(c.screenshot(PNG).image()));
   }
 
   private static Process xterm(String title) throws IOException {
