@@ -2,7 +2,7 @@ package dev.agentdesk.app.aci;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentdesk.aci.client.TestRuntime;
+import dev.agentdesk.aci.testkit.TestRuntime;
 import dev.agentdesk.aci.wire.Action;
 import dev.agentdesk.aci.wire.PointerButton;
 import dev.agentdesk.aci.wire.Target;

@@ -1,4 +1,4 @@
-package dev.agentdesk.aci.client;
+package dev.agentdesk.aci.testkit;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;

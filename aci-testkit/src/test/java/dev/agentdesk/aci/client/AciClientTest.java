@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentdesk.aci.AciClientException;
 import dev.agentdesk.aci.AciClientException.Reason;
+import dev.agentdesk.aci.testkit.TestRuntime;
 import dev.agentdesk.aci.wire.AciMessage;
 import dev.agentdesk.aci.wire.Action;
 import dev.agentdesk.aci.wire.ActionBatch;
