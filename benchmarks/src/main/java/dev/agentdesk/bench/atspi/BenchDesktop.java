@@ -29,7 +29,7 @@ final class BenchDesktop {
     Observation ob = null;
     while (System.nanoTime() < deadline) {
       ob = o.observe(ObserveRequest.FULL);
-      if (ob.elements().stream().filter(e -> e.role().equals("check_box")).count() >= 6) {
+      if (ob.elements().stream().filter(e -> e.role().equals("check box")).count() >= 6) {
         return ob;
       }
       Thread.sleep(200);

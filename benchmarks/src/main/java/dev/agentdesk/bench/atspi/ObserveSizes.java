@@ -29,7 +29,7 @@ public final class ObserveSizes {
 
       // Three edits an agent might make: tick a box, move a slider, type into an entry.
       AtspiElement box = full.elements().stream()
-          .filter(e -> e.role().equals("check_box") && e.hasState("sensitive")
+          .filter(e -> e.role().equals("check box") && e.hasState("sensitive")
               && !e.hasState("checked") && !e.hasState("indeterminate"))
           .findFirst().orElseThrow();
       AtspiElement slider = full.elements().stream()

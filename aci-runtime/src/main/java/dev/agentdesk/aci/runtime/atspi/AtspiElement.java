@@ -11,7 +11,8 @@ import java.util.Optional;
  * @param ref the session's stable id {@code e<N>}
  * @param parentRef the nearest walked ancestor's ref; empty for a top-level window
  * @param depth the depth below the application (windows are depth 1)
- * @param role the AT-SPI role name with spaces as underscores, e.g. {@code push_button}
+ * @param role the role name exactly as AT-SPI gives it ({@code GetRoleName}), e.g. {@code push button};
+ *     {@code tree_text} shows a compact one-token form ({@code push_button})
  * @param value text content for editable text, the current number for a Value; empty if neither
  * @param states AT-SPI state names in lowercase, e.g. {@code focused}, {@code editable}
  * @param actions AT-SPI action names, in the order {@code DoAction} indexes them

@@ -3,11 +3,15 @@ package dev.agentdesk.aci.runtime.atspi;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentdesk.aci.runtime.atspi.StructuredObservationException.Kind;
+import dev.agentdesk.aci.wire.WireCodec;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -40,7 +44,7 @@ class WidgetFactoryTest {
     Observation ob = null;
     while (System.nanoTime() < deadline) {
       ob = o.observe(ObserveRequest.FULL);
-      if (ob.elements().stream().filter(e -> e.role().equals("check_box")).count() >= 6) {
+      if (ob.elements().stream().filter(e -> e.role().equals("check box")).count() >= 6) {
         return ob;
       }
       Thread.sleep(200);
@@ -66,10 +70,10 @@ class WidgetFactoryTest {
       assertThat(ob.limitsHit()).isEmpty();
       assertThat(ob.nodeCount()).isGreaterThan(100);
       assertThat(ob.treeText()).startsWith("app: gtk3-widget-factory | window: ");
-      first(ob, "check_box", "checkbutton", List.of("checked", "sensitive"), List.of());
-      first(ob, "push_button", "Close", List.of(), List.of());
+      first(ob, "check box", "checkbutton", List.of("checked", "sensitive"), List.of());
+      first(ob, "push button", "Close", List.of(), List.of());
       first(ob, "slider", "", List.of("sensitive"), List.of());
-      first(ob, "spin_button", "", List.of("editable"), List.of());
+      first(ob, "spin button", "", List.of("editable"), List.of());
 
       // Elements come parent first, then the parent's subtree (depth first).
       Map<String, Integer> position = new HashMap<>();
@@ -94,6 +98,27 @@ class WidgetFactoryTest {
   }
 
   @Test
+  void rolesAreAtspiOwnNamesAsThePeerFixturesUseThem() throws Exception {
+    try (StructuredObserver o = engine.openSession()) {
+      Observation ob = awaitFactory(o);
+      Set<String> produced = new HashSet<>();
+      ob.elements().forEach(e -> produced.add(e.role()));
+      // Every role of the peer contract fixtures is one this walk of a real GTK window produced,
+      // byte for byte; AT-SPI role names have spaces, never underscores.
+      assertThat(produced).containsAll(PeerRoleNamesTest.peerRoles());
+      assertThat(produced).contains("push button", "check box", "spin button")
+          .noneMatch(r -> r.contains("_") || r.isBlank());
+      JsonNode json = WireCodec.parse(WireCodec.encode(AtspiWire.observation("r", ob)));
+      for (int i = 0; i < ob.elements().size(); i++) {
+        assertThat(json.path("elements").get(i).path("role").asText())
+            .isEqualTo(ob.elements().get(i).role());
+      }
+      assertThat(ob.treeText()).contains(" push_button ", " check_box ")
+          .doesNotContain(" push button ");
+    }
+  }
+
+  @Test
   void elementVerbsOnValueWidgetsAndCheckBoxes() throws Exception {
     try (StructuredObserver o = engine.openSession()) {
       Observation ob = awaitFactory(o);
@@ -112,7 +137,7 @@ class WidgetFactoryTest {
           });
 
       Observation base = o.observe(ObserveRequest.FULL);
-      AtspiElement box = first(base, "check_box", "checkbutton", List.of("sensitive"),
+      AtspiElement box = first(base, "check box", "checkbutton", List.of("sensitive"),
           List.of("checked", "indeterminate"));
       o.invokeAction(box.ref(), "click");
       Observation toggled = o.observe(new ObserveRequest(true, 200));

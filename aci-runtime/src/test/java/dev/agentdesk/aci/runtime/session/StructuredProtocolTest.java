@@ -91,7 +91,7 @@ class StructuredProtocolTest {
         assertThat(obs.path("type").asText()).as("%s", obs).isEqualTo("observation");
         assertThat(obs.path("obs_id").asText()).isEqualTo("obs-o" + n);
         assertThat(obs.path("cause").asText()).isEqualTo("o" + n);
-        if (element(obs, "push_button", "OK") != null) {
+        if (element(obs, "push button", "OK") != null) {
           break;
         }
         n++;
@@ -99,7 +99,7 @@ class StructuredProtocolTest {
       }
       assertThat(obs.path("tree").asText()).isEqualTo("full");
       assertThat(obs.path("tree_text").asText()).startsWith("app: zenity | window: \"Wire\" (dialog)");
-      JsonNode okButton = element(obs, "push_button", "OK");
+      JsonNode okButton = element(obs, "push button", "OK");
       assertThat(okButton).as(obs.path("tree_text").asText()).isNotNull();
       assertThat(okButton.path("source").asText()).isEqualTo("atspi");
       String ok = okButton.path("ref").asText();

@@ -17,15 +17,18 @@ import java.util.TreeSet;
  * spaces per level, and a {@code focus:} trailer. Anonymous layout containers (an unnamed filler
  * or panel with no actions, value or focus) are left out of the text and their children take
  * their place; they stay in {@code elements}. Only states that change what an agent can do are
- * printed; the element's {@code states} list has all of them.
+ * printed; the element's {@code states} list has all of them. Roles are printed in a compact
+ * one-token form ({@code push_button} for AT-SPI's {@code push button}) so that a line splits on
+ * spaces; {@code elements[].role} keeps AT-SPI's own name.
  *
  * <p>Diff form: the header with {@code diff_of}, {@code ~} lines for elements whose line changed,
  * {@code +} lines for new elements, one {@code - removed:} line with id ranges, or a no-change
  * notice, then the trailer.
  */
 public final class TreeText {
+  /** AT-SPI role names (as {@code GetRoleName} gives them) of layout-only containers. */
   private static final Set<String> ELIDABLE_ROLES = Set.of("filler", "panel", "unknown",
-      "redundant_object", "layered_pane", "viewport", "invalid", "glass_pane", "root_pane");
+      "redundant object", "layered pane", "viewport", "invalid", "glass pane", "root pane");
   private static final List<String> SHOWN_STATES = List.of("active", "checked", "collapsed",
       "editable", "expanded", "focused", "indeterminate", "invalid_entry", "is_default", "modal",
       "pressed", "read_only", "required", "selected");
@@ -47,7 +50,7 @@ public final class TreeText {
 
   public static String line(AtspiElement e) {
     StringBuilder sb = new StringBuilder(48);
-    sb.append(e.ref()).append(' ').append(e.role());
+    sb.append(e.ref()).append(' ').append(compactRole(e.role()));
     List<String> shown = new ArrayList<>(4);
     for (String s : SHOWN_STATES) {
       if (e.hasState(s)) {
@@ -76,6 +79,11 @@ public final class TreeText {
     return sb.toString();
   }
 
+  /** The {@code tree_text} form of an AT-SPI role name: one token, spaces as underscores. */
+  static String compactRole(String role) {
+    return role.replace(' ', '_');
+  }
+
   private static void quote(StringBuilder sb, String s) {
     sb.append('"');
     for (int i = 0; i < s.length(); i++) {
@@ -101,7 +109,7 @@ public final class TreeText {
     } else {
       quote(sb, window);
       if (!windowRole.isEmpty()) {
-        sb.append(" (").append(windowRole).append(')');
+        sb.append(" (").append(compactRole(windowRole)).append(')');
       }
     }
     sb.append(" | revision: ").append(revision);

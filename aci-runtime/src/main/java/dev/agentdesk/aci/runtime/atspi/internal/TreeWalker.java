@@ -64,8 +64,9 @@ public final class TreeWalker {
     }
 
     RawNode build() {
-      return new RawNode(id, parent, depth, role.replace(' ', '_'), name, description, states,
-          interfaces, bbox, actions, value);
+      // The role stays as AT-SPI names it ("push button"): peers and SDKs match on that form.
+      return new RawNode(id, parent, depth, role, name, description, states, interfaces, bbox,
+          actions, value);
     }
   }
 

@@ -32,10 +32,10 @@ class TreeTextTest {
     List<AtspiElement> els = List.of(
         el("e1", null, "frame", "Main", null, List.of("active", "showing"), List.of()),
         el("e2", "e1", "filler", "", null, List.of("showing"), List.of()),
-        el("e3", "e2", "push_button", "Say \"hi\"", null, BUTTON, List.of("click")),
+        el("e3", "e2", "push button", "Say \"hi\"", null, BUTTON, List.of("click")),
         el("e4", "e2", "text", "", "a\nb", List.of("editable", "focused", "focusable",
             "sensitive"), List.of("activate")),
-        el("e5", "e1", "check_box", "Off", null, List.of("focusable"), List.of("toggle")));
+        el("e5", "e1", "check box", "Off", null, List.of("focusable"), List.of("toggle")));
     String text = TreeText.full(TreeText.header("gtk3-widget-factory", "Main", "frame", 4,
         Optional.empty()), List.of(), els, Optional.of("e4"));
     assertThat(text).isEqualTo(String.join("\n",
@@ -45,6 +45,27 @@ class TreeTextTest {
         "  e4 text (editable,focused) Value:\"a\\nb\" Actions:activate",
         "  e5 check_box (disabled) \"Off\" Actions:toggle",
         "focus: e4"));
+  }
+
+  @Test
+  void rolesKeepAtspiNamesInElementsAndAreOneTokenInTheText() {
+    // "layered pane" and "root pane" are AT-SPI's names for layout containers: elided when
+    // anonymous; a named one gets a line with the compact role.
+    List<AtspiElement> els = List.of(
+        el("e1", null, "file chooser", "Open", null, List.of("showing"), List.of()),
+        el("e2", "e1", "root pane", "", null, List.of("showing"), List.of()),
+        el("e3", "e2", "layered pane", "", null, List.of("showing"), List.of()),
+        el("e4", "e3", "page tab list", "Places", null, List.of("showing"), List.of()),
+        el("e5", "e1", "layered pane", "Named", null, List.of("showing"), List.of()));
+    assertThat(els.get(3).role()).isEqualTo("page tab list");
+    String text = TreeText.full(TreeText.header("gedit", "Open", "file chooser", 1,
+        Optional.empty()), List.of(), els, Optional.empty());
+    assertThat(text).isEqualTo(String.join("\n",
+        "app: gedit | window: \"Open\" (file_chooser) | revision: 1",
+        "e1 file_chooser \"Open\"",
+        "  e4 page_tab_list \"Places\"",
+        "  e5 layered_pane \"Named\"",
+        "focus: none"));
   }
 
   @Test
@@ -67,7 +88,7 @@ class TreeTextTest {
         el("e1", null, "frame", "Main", null, List.of(), List.of()),
         el("e2", "e1", "label", "New", null, List.of(), List.of()),
         el("e8", "e1", "label", "Same", null, List.of(), List.of()),
-        el("e9", "e1", "push_button", "Added", null, BUTTON, List.of("click")));
+        el("e9", "e1", "push button", "Added", null, BUTTON, List.of("click")));
     List<String> body = TreeText.diffLines(TreeText.snapshot(1, before),
         TreeText.snapshot(2, after));
     assertThat(body).containsExactly("~ e2 label \"New\"",
