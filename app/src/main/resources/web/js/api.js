@@ -1,26 +1,7 @@
-// The REST client: one place that knows the token, the JSON error shape and the WebSocket URLs.
-
-const TOKEN_KEY = 'agentdesk.token';
-
-/** Takes ?token= from the address bar once, keeps it for this tab, and removes it from the URL. */
-export function adoptTokenFromUrl() {
-  const url = new URL(location.href);
-  const t = url.searchParams.get('token');
-  if (t) {
-    sessionStorage.setItem(TOKEN_KEY, t);
-    url.searchParams.delete('token');
-    history.replaceState(null, '', url.pathname + url.search + url.hash);
-  }
-}
-
-export function token() {
-  return sessionStorage.getItem(TOKEN_KEY) || '';
-}
-
-export function setToken(t) {
-  if (t) sessionStorage.setItem(TOKEN_KEY, t);
-  else sessionStorage.removeItem(TOKEN_KEY);
-}
+// The REST client: one place that knows the JSON error shape and the WebSocket URLs.
+// The browser authenticates by the server's HttpOnly cookie (set when the page was first opened
+// with ?token=…): fetches, images, downloads and WebSockets of this origin all carry it, so no
+// script here ever sees or sends the token.
 
 /** An API error with the server's {code, message}. */
 export class ApiError extends Error {
@@ -32,14 +13,12 @@ export class ApiError extends Error {
 }
 
 const listeners = new Set();
-/** Called with every ApiError, so the shell can ask for a token on 401. */
+/** Called with every ApiError, so the shell can say when the sign-in is no longer valid (401). */
 export function onApiError(fn) { listeners.add(fn); }
 
 export async function api(method, path, body) {
   const headers = { 'Accept': 'application/json' };
-  const t = token();
-  if (t) headers['Authorization'] = 'Bearer ' + t;
-  const init = { method, headers };
+  const init = { method, headers, credentials: 'same-origin' };
   if (body !== undefined) {
     headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
@@ -68,16 +47,9 @@ export const get = (p) => api('GET', p);
 export const post = (p, b) => api('POST', p, b === undefined ? {} : b);
 export const del = (p) => api('DELETE', p);
 
-/** A URL the browser fetches by itself (img src, download link): the token rides in the query. */
-export function authedUrl(path) {
-  const t = token();
-  if (!t) return path;
-  return path + (path.includes('?') ? '&' : '?') + 'token=' + encodeURIComponent(t);
-}
-
 export function wsUrl(path) {
   const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  return proto + '//' + location.host + authedUrl(path);
+  return proto + '//' + location.host + path;
 }
 
 export function qs(params) {

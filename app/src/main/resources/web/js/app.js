@@ -1,5 +1,5 @@
-// The dashboard shell: hash routing, the live-connection indicator, the token prompt.
-import { adoptTokenFromUrl, onApiError, setToken, get } from './api.js';
+// The dashboard shell: hash routing, the live-connection indicator, the signed-out notice.
+import { onApiError, get } from './api.js';
 import * as events from './events.js';
 import { h, clear, notice } from './dom.js';
 import { terminalsPage, terminalPage } from './pages/terminals.js';
@@ -46,36 +46,25 @@ async function route() {
 }
 
 function showError(e) {
-  if (e && e.status === 401) return; // the token prompt is showing
+  if (e && e.status === 401) return; // the signed-out notice is showing
   clear(view).append(notice('Something went wrong', h('p', e && e.message ? e.message : String(e)),
       e && e.code ? h('p.muted', 'Error code: ' + e.code) : null));
 }
 
-let tokenPromptShown = false;
-function askForToken(message) {
-  if (tokenPromptShown) return;
-  tokenPromptShown = true;
-  const input = h('input#token-input', { type: 'password', placeholder: 'token', autocomplete: 'off', size: 40 });
-  const form = h('form.token-form', {
-    onsubmit: async (ev) => {
-      ev.preventDefault();
-      setToken(input.value.trim());
-      tokenPromptShown = false;
-      events.reconnect();
-      await boot();
-    }
-  }, input, h('button.primary', { type: 'submit' }, 'Use token'));
-  clear(view).append(notice('This server needs a token',
-      h('p', 'The server listens beyond this machine, so every request needs its token.'),
-      message === 'wrong token' ? h('p.error-text', 'That token was not accepted.') : null,
-      h('p', 'The token was printed by ', h('code', 'agentdesk serve'),
-          ' when it started. Paste it here, or open the printed link that ends in ', h('code', '?token=…'), '.'),
-      form));
-  input.focus();
+// The page itself loaded, so this browser had signed in; a 401 now means the server's token
+// changed (or the cookie expired). Loading the page again shows the server's sign-in page.
+let signedOutShown = false;
+function showSignedOut() {
+  if (signedOutShown) return;
+  signedOutShown = true;
+  clear(view).append(notice('Signed out of this server',
+      h('p', 'The server no longer accepts this browser\'s sign-in: its token changed, or the sign-in expired.'),
+      h('p', 'Open the link that ', h('code', 'agentdesk serve'), ' printed (it ends in ', h('code', '/?token=…'),
+          '), or ', h('a#sign-in-again', { href: '/' }, 'sign in again'), '.')));
 }
 
 onApiError((e) => {
-  if (e.status === 401) askForToken(e.message);
+  if (e.status === 401) showSignedOut();
 });
 
 events.onStatus((s) => {
@@ -101,6 +90,5 @@ async function boot() {
   await route();
 }
 
-adoptTokenFromUrl();
 window.addEventListener('hashchange', route);
 boot();

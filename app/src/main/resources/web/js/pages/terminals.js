@@ -1,5 +1,5 @@
 // Terminals: the grid with state badges, and one terminal you can type into.
-import { get, post, del, authedUrl, wsUrl } from '../api.js';
+import { get, post, del, wsUrl } from '../api.js';
 import { h, clear, put, notice } from '../dom.js';
 import * as events from '../events.js';
 import { stateBadges, updateCountdowns, choiceButtons, prLinks } from './badges.js';
@@ -118,7 +118,7 @@ export async function terminalPage(view, id, health) {
     put(captureBox,
         h('button', { onclick: async () => { t.capture = on ? await del('/api/terminals/' + id + '/capture') : await post('/api/terminals/' + id + '/capture'); renderCapture(); } },
             on ? 'Stop capture' : 'Start capture'),
-        t.capture && t.capture.bytes > 0 ? h('a', { href: authedUrl('/api/terminals/' + id + '/capture.tcap'), download: id + '.tcap' }, 'Download .tcap') : null);
+        t.capture && t.capture.bytes > 0 ? h('a', { href: '/api/terminals/' + id + '/capture.tcap', download: id + '.tcap' }, 'Download .tcap') : null);
   };
   const colsIn = h('input', { type: 'number', value: t.cols, min: 20, max: 500, style: 'width:70px' });
   const rowsIn = h('input', { type: 'number', value: t.rows, min: 5, max: 200, style: 'width:60px' });
@@ -136,7 +136,7 @@ export async function terminalPage(view, id, health) {
                       h('button', { onclick: () => send({ type: 'resize', cols: +colsIn.value, rows: +rowsIn.value }) }, 'Resize')),
                   h('div', { style: 'height:8px' }), captureBox,
                   h('div.form-row', { style: 'margin-top:8px' },
-                      h('a', { href: authedUrl('/api/terminals/' + id + '/snapshot?format=text'), target: '_blank' }, 'Text snapshot'),
+                      h('a', { href: '/api/terminals/' + id + '/snapshot?format=text', target: '_blank' }, 'Text snapshot'),
                       h('button.danger#kill', { onclick: async () => { await del('/api/terminals/' + id); location.hash = '#/terminals'; } }, 'Kill'))),
               h('div.card', h('h3', 'Events'), log))));
   renderState();

@@ -1,5 +1,6 @@
 package dev.agentdesk.reliability;
 
+import dev.agentdesk.app.serve.TokenFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -22,11 +23,13 @@ final class ServeChild implements AutoCloseable {
   private final Process process;
   private final Path log;
   private final int port;
+  private final Path home;
 
-  private ServeChild(Process process, Path log, int port) {
+  private ServeChild(Process process, Path log, int port, Path home) {
     this.process = process;
     this.log = log;
     this.port = port;
+    this.home = home;
   }
 
   /**
@@ -46,7 +49,7 @@ final class ServeChild implements AutoCloseable {
   static ServeChild start(Path home, Path db, Path claude, Path codex, List<String> jvmOptions, Path log)
       throws IOException, InterruptedException {
     Process p = launch(home, db, claude, codex, jvmOptions, log);
-    return new ServeChild(p, log, awaitListening(p, log));
+    return new ServeChild(p, log, awaitListening(p, log), home);
   }
 
   /** The port the server printed, once it printed it (60 s at most). */
@@ -69,6 +72,11 @@ final class ServeChild implements AutoCloseable {
 
   int port() {
     return port;
+  }
+
+  /** The server's token, read from the token file it keeps (XDG_DATA_HOME is home/data), as the CLI reads it. */
+  String token() {
+    return TokenFile.read(TokenFile.defaultPath(Map.of("XDG_DATA_HOME", home.resolve("data").toString()), home));
   }
 
   long pid() {

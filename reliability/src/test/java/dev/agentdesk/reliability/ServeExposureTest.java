@@ -14,14 +14,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code serve} on a non-loopback bind refuses every unauthenticated call, and no endpoint reads a
- * path outside the configured roots whatever the request path says.
+ * {@code serve} on a loopback and on a non-loopback bind refuses every unauthenticated call, and no
+ * endpoint reads a path outside the configured roots whatever the request path says.
  */
 class ServeExposureTest {
   private static final String TOKEN = "serve-exposure-token";
@@ -29,20 +28,36 @@ class ServeExposureTest {
   private static final String SECRET = "top-secret-" + System.nanoTime();
 
   @Test
-  void nonLoopbackBindRefusesUnauthenticatedCallsAndNoPathEscapesTheRoots(@TempDir Path tmp) throws Exception {
+  void everyBindRefusesUnauthenticatedCallsAndNoPathEscapesTheRoots(@TempDir Path tmp) throws Exception {
     Path outside = tmp.resolve("outside.txt");
     Files.writeString(outside, SECRET);
     Path claude = Files.createDirectories(tmp.resolve("roots/claude"));
     Path codex = Files.createDirectories(tmp.resolve("roots/codex"));
-    ServeConfig config = new ServeConfig("0.0.0.0", 0, Optional.of(TOKEN),
-        new ServeConfig.Database.SqliteFile(tmp.resolve("h.db")), claude, codex, false, tmp.resolve("data"));
+    List<String> binds = List.of("127.0.0.1", "0.0.0.0");
+    List<String> apiPaths = List.of("/api/health", "/api/history/sessions", "/api/history/search?q=x",
+        "/api/history/usage", "/api/terminals", "/", "/js/app.js", "/openapi.json");
+    List<String> traversals = List.of();
+    for (String bind : binds) {
+      ServeConfig config = new ServeConfig(bind, 0, ServeConfig.Access.Token.of(TOKEN),
+          new ServeConfig.Database.SqliteFile(tmp.resolve("h.db")), claude, codex, false, tmp.resolve("data"));
+      traversals = probe(config, apiPaths, tmp, outside);
+    }
+    Figures.of("Exposure: serve on loopback and non-loopback binds")
+        .write(binds.size() + " binds × " + apiPaths.size() + " routes × (no token, wrong token, token in the URL); "
+            + traversals.size() + " traversal paths",
+            "every unauthenticated call 401; no traversal reads outside the roots (4xx, no file content)");
+  }
+
+  private static List<String> probe(ServeConfig config, List<String> apiPaths, Path tmp, Path outside) throws Exception {
     try (AgentdeskServer server = Serve.start(config)) {
       int port = server.port();
-      List<String> apiPaths = List.of("/api/health", "/api/history/sessions", "/api/history/search?q=x",
-          "/api/history/usage", "/api/terminals");
       for (String path : apiPaths) {
         assertThat(get(port, path, null)).as("GET %s without token", path).startsWith("HTTP/1.1 401");
         assertThat(get(port, path, "wrong")).as("GET %s with a wrong token", path).startsWith("HTTP/1.1 401");
+        if (path.startsWith("/api/")) {
+          assertThat(get(port, path + (path.contains("?") ? "&" : "?") + "token=" + TOKEN, null))
+              .as("GET %s with the token in the URL", path).startsWith("HTTP/1.1 401");
+        }
       }
       assertThat(get(port, "/api/health", TOKEN)).startsWith("HTTP/1.1 200");
 
@@ -61,9 +76,7 @@ class ServeExposureTest {
         assertThat(response).as("GET %s", path).doesNotContain(SECRET).doesNotContain("root:x:0:0");
         assertThat(response).as("GET %s answers with a client error", path).matches("(?s)HTTP/1.1 4\\d\\d.*");
       }
-      Figures.of("Exposure: serve on a non-loopback bind")
-          .write(apiPaths.size() + " endpoints × (no token, wrong token); " + traversals.size() + " traversal paths",
-              "every unauthenticated call 401; no traversal reads outside the roots (4xx, no file content)");
+      return traversals;
     }
   }
 
@@ -76,11 +89,11 @@ class ServeExposureTest {
    */
   @Test
   void tokenCheckTakesTheSameTimeWhateverTheWrongTokenLooksLike() throws Exception {
-    Class<?> guardClass = Class.forName("dev.agentdesk.app.serve.AccessGuard");
-    Constructor<?> ctor = guardClass.getDeclaredConstructor(Optional.class, boolean.class);
+    Class<?> checkClass = Class.forName("dev.agentdesk.app.serve.TokenCheck");
+    Constructor<?> ctor = checkClass.getDeclaredConstructor(String.class);
     ctor.setAccessible(true);
-    Object guard = ctor.newInstance(Optional.of(TOKEN), false);
-    Method matches = guardClass.getDeclaredMethod("tokenMatches", String.class);
+    Object guard = ctor.newInstance(TOKEN);
+    Method matches = checkClass.getDeclaredMethod("tokenMatches", String.class);
     matches.setAccessible(true);
     Predicate<String> check = token -> {
       try {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.agentdesk.app.serve.AgentdeskServer;
 import dev.agentdesk.app.serve.Serve;
 import dev.agentdesk.app.serve.ServeConfig;
+import dev.agentdesk.app.serve.TokenFile;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -15,7 +16,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -37,7 +37,8 @@ class ServeLoadTest {
     int callsEach = Size.pick(10, 50);
     Path claude = Files.createDirectories(tmp.resolve("claude"));
     Path codex = Files.createDirectories(tmp.resolve("codex"));
-    ServeConfig config = new ServeConfig("127.0.0.1", 0, Optional.empty(),
+    String token = TokenFile.generate();
+    ServeConfig config = new ServeConfig("127.0.0.1", 0, ServeConfig.Access.Token.of(token),
         new ServeConfig.Database.SqliteFile(tmp.resolve("h.db")), claude, codex, false, tmp.resolve("data"));
     AtomicInteger errors = new AtomicInteger();
     AtomicInteger ok = new AtomicInteger();
@@ -51,7 +52,7 @@ class ServeLoadTest {
       heapBefore = usedHeap();
       List<WebSocket> sockets = new ArrayList<>();
       for (int c = 0; c < clients; c++) {
-        sockets.add(http.newWebSocketBuilder().buildAsync(URI.create("ws://127.0.0.1:" + server.port() + "/ws/events"),
+        sockets.add(http.newWebSocketBuilder().header("Authorization", "Bearer " + token).buildAsync(URI.create("ws://127.0.0.1:" + server.port() + "/ws/events"),
             new WebSocket.Listener() {
               @Override
               public CompletionStage<?> onText(WebSocket ws, CharSequence data, boolean last) {
@@ -73,7 +74,7 @@ class ServeLoadTest {
             long t0 = System.nanoTime();
             try {
               HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + path))
-                  .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+                  .header("Authorization", "Bearer " + token).timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
               if (r.statusCode() == 200) {
                 ok.incrementAndGet();
                 mine.add(System.nanoTime() - t0);

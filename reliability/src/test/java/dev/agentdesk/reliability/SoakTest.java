@@ -71,23 +71,24 @@ class SoakTest {
     List<String> jvm = List.of("-Xms256m", "-Xmx256m", "-XX:+AlwaysPreTouch");
     try (ServeChild server = ServeChild.start(tmp.resolve("home"), tmp.resolve("history.db"), claude, codex, jvm, log)) {
       String base = "http://127.0.0.1:" + server.port();
+      String auth = "Bearer " + server.token();
       HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
       AtomicLong wsMessages = new AtomicLong();
       AtomicReference<String> wsClosed = new AtomicReference<>();
       List<WebSocket> sockets = new ArrayList<>();
-      sockets.add(openSocket(http, "ws://127.0.0.1:" + server.port() + "/ws/events", wsMessages, wsClosed));
+      sockets.add(openSocket(http, auth, "ws://127.0.0.1:" + server.port() + "/ws/events", wsMessages, wsClosed));
       List<String> terminals = new ArrayList<>();
       for (int a = 0; a < AGENTS; a++) {
         String body = "{\"argv\":[\"sh\",\"-c\"," + jsonString(AGENT_SCRIPT) + "],\"cwd\":" + jsonString(tmp.toString())
             + ",\"cols\":120,\"rows\":36}";
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/api/terminals"))
-            .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+            .header("Authorization", auth).header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
             HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).as("POST /api/terminals: %s", r.body()).isEqualTo(201);
         Matcher m = Pattern.compile("\"id\"\\s*:\\s*\"([^\"]+)\"").matcher(r.body());
         assertThat(m.find()).as("terminal id in %s", r.body()).isTrue();
         terminals.add(m.group(1));
-        sockets.add(openSocket(http, "ws://127.0.0.1:" + server.port() + "/ws/terminals/" + m.group(1), wsMessages,
+        sockets.add(openSocket(http, auth, "ws://127.0.0.1:" + server.port() + "/ws/terminals/" + m.group(1), wsMessages,
             wsClosed));
       }
 
@@ -127,7 +128,7 @@ class SoakTest {
         // What a dashboard does between samples: list terminals and sessions, read one screen.
         for (String path : List.of("/api/terminals", "/api/history/sessions?limit=20", "/api/history/import",
             "/api/terminals/" + terminals.get(apiCalls % AGENTS) + "/snapshot?format=text")) {
-          HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + path)).build(),
+          HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + path)).header("Authorization", auth).build(),
               HttpResponse.BodyHandlers.ofString());
           assertThat(r.statusCode()).as("GET %s: %s", path, r.body()).isEqualTo(200);
           apiCalls++;
@@ -144,7 +145,7 @@ class SoakTest {
       assertThat(server.process().isAlive()).as("server alive; log %s", log).isTrue();
       for (String id : terminals) {
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/api/terminals/" + id
-            + "/snapshot?format=text")).build(), HttpResponse.BodyHandlers.ofString());
+            + "/snapshot?format=text")).header("Authorization", auth).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(r.body()).as("terminal %s still printing", id).contains("step ");
       }
       List<Path> files;
@@ -189,9 +190,9 @@ class SoakTest {
     return s.isBlank() ? Size.pick(30L, 1800L) : Long.parseLong(s.trim());
   }
 
-  private static WebSocket openSocket(HttpClient http, String url, AtomicLong messages, AtomicReference<String> closed)
-      throws Exception {
-    return http.newWebSocketBuilder().buildAsync(URI.create(url), new WebSocket.Listener() {
+  private static WebSocket openSocket(HttpClient http, String auth, String url, AtomicLong messages,
+      AtomicReference<String> closed) throws Exception {
+    return http.newWebSocketBuilder().header("Authorization", auth).buildAsync(URI.create(url), new WebSocket.Listener() {
       @Override
       public CompletionStage<?> onText(WebSocket ws, CharSequence data, boolean last) {
         messages.incrementAndGet();

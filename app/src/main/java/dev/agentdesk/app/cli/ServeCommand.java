@@ -5,13 +5,11 @@ import dev.agentdesk.app.serve.DataDirs;
 import dev.agentdesk.app.serve.Serve;
 import dev.agentdesk.app.serve.ServeConfig;
 import dev.agentdesk.app.serve.ServeException;
-import java.io.IOException;
+import dev.agentdesk.app.serve.TokenFile;
 import java.io.PrintWriter;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
-import java.util.Base64;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Callable;
@@ -24,8 +22,9 @@ import picocli.CommandLine.Spec;
 /** {@code agentdesk serve}: Run the web dashboard and REST/WebSocket API (terminals, history, sandboxes). */
 @Command(name = "serve", mixinStandardHelpOptions = true,
     description = {"Run the web dashboard and REST/WebSocket API (terminals, history, sandboxes).",
-        "Listens on 127.0.0.1:7420 by default. Any other address requires a token on every API and",
-        "WebSocket call: give one with --token/--token-file, or one is generated and printed."})
+        "Listens on 127.0.0.1:7420 by default. Every request needs the server's token, on loopback too",
+        "(other accounts of this machine reach loopback): it is kept in $XDG_DATA_HOME/agentdesk/token",
+        "(mode 0600, made on first start) and the printed link carries it once."})
 public final class ServeCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
@@ -50,11 +49,14 @@ public final class ServeCommand implements Callable<Integer> {
   DbChoice db;
 
   static final class TokenChoice {
-    @Option(names = "--token", paramLabel = "TOKEN", description = "API token (at least 16 characters).")
-    String token;
-
-    @Option(names = "--token-file", paramLabel = "FILE", description = "Read the API token from FILE.")
+    @Option(names = "--token-file", paramLabel = "FILE",
+        description = "Where the token is kept; made with a new token (mode 0600) when missing or empty."
+            + " Default: $XDG_DATA_HOME/agentdesk/token (~/.local/share/agentdesk/token).")
     Path tokenFile;
+
+    @Option(names = "--no-token",
+        description = "Require no token (loopback only): every account on this machine can then use the server.")
+    boolean noToken;
   }
 
   @ArgGroup(exclusive = true, multiplicity = "0..1")
@@ -68,6 +70,9 @@ public final class ServeCommand implements Callable<Integer> {
 
   @Option(names = "--no-import", description = "Do not import or tail the history folders.")
   boolean noImport;
+
+  /** What happened to the token file at start (made, replaced), for the banner. */
+  private Optional<String> tokenNote = Optional.empty();
 
   @Override
   public Integer call() {
@@ -90,7 +95,18 @@ public final class ServeCommand implements Callable<Integer> {
       host = "127.0.0.1";
     }
     String url = "http://" + host + ":" + server.port() + "/";
-    out.println("agentdesk serve: dashboard on " + url);
+    PrintWriter err = spec.commandLine().getErr();
+    if (config.access() instanceof ServeConfig.Access.Token t) {
+      // The only place the token is printed: once, in the link that signs a browser in.
+      out.println("agentdesk serve: dashboard on " + url + "?token=" + URLEncoder.encode(t.value(), StandardCharsets.UTF_8));
+      out.println("  token file:       " + t.file().map(Path::toString).orElse("(none)")
+          + tokenNote.map(n -> " (" + n + ")").orElse(""));
+    } else {
+      err.println("agentdesk serve: warning: --no-token: every account on this machine can use this server"
+          + " (start shells as you, read your history)");
+      err.flush();
+      out.println("agentdesk serve: dashboard on " + url);
+    }
     out.println("  history database: " + config.database().describe());
     if (config.importHistory()) {
       out.println("  history folders:  " + config.claudeProjects() + " (Claude Code), "
@@ -98,10 +114,6 @@ public final class ServeCommand implements Callable<Integer> {
     } else {
       out.println("  history folders:  not imported (--no-import)");
     }
-    config.token().ifPresent(t -> {
-      out.println("  token required:   " + t);
-      out.println("  open " + url + "?token=" + t + " or send 'Authorization: Bearer " + t + "'");
-    });
     out.println("  stop with Ctrl-C (SIGINT) or SIGTERM");
     out.flush();
     try {
@@ -127,12 +139,9 @@ public final class ServeCommand implements Callable<Integer> {
       Path file = db != null && db.file != null ? db.file : DataDirs.defaultDatabase(env, home);
       database = new ServeConfig.Database.SqliteFile(file.toAbsolutePath());
     }
-    Optional<String> tok = readToken();
-    if (tok.isEmpty() && !ServeConfig.isLoopback(bind)) {
-      tok = Optional.of(generateToken());
-    }
+    ServeConfig.Access access = access(env, home);
     try {
-      return new ServeConfig(bind, port, tok, database,
+      return new ServeConfig(bind, port, access, database,
           claude != null ? claude : home.resolve(".claude").resolve("projects"),
           codex != null ? codex : home.resolve(".codex").resolve("sessions"),
           !noImport, DataDirs.dataDir(env, home));
@@ -141,23 +150,22 @@ public final class ServeCommand implements Callable<Integer> {
     }
   }
 
-  private Optional<String> readToken() {
-    if (token == null) {
-      return Optional.empty();
+  /** The token from its file (made when missing), or none with --no-token on loopback. */
+  private ServeConfig.Access access(java.util.Map<String, String> env, Path home) {
+    if (token != null && token.noToken) {
+      if (!ServeConfig.isLoopback(bind)) {
+        throw new UserError("--no-token is refused for --bind " + bind + ": that address can be reached from other"
+            + " machines, and without a token anyone who reaches it can start a shell as you");
+      }
+      return new ServeConfig.Access.None();
     }
-    if (token.token != null) {
-      return Optional.of(token.token.trim());
-    }
+    Path file = token != null && token.tokenFile != null ? token.tokenFile : TokenFile.defaultPath(env, home);
     try {
-      return Optional.of(Files.readString(token.tokenFile, StandardCharsets.UTF_8).trim());
-    } catch (IOException e) {
-      throw new UserError("cannot read the token file " + token.tokenFile + ": " + e.getMessage());
+      TokenFile.Loaded loaded = TokenFile.readOrCreate(file);
+      tokenNote = loaded.note();
+      return new ServeConfig.Access.Token(loaded.token(), Optional.of(loaded.file()));
+    } catch (TokenFile.TokenFileException e) {
+      throw new UserError(e.getMessage(), e);
     }
-  }
-
-  static String generateToken() {
-    byte[] bytes = new byte[24];
-    new SecureRandom().nextBytes(bytes);
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
   }
 }

@@ -1,42 +1,74 @@
 package dev.agentdesk.app.serve;
 
 import java.net.URI;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.IntSupplier;
+import java.util.regex.Pattern;
 
 /**
- * Decides whether a request to {@code /api} or {@code /ws} may proceed.
+ * Decides whether a request may proceed; it runs before every route, static files included.
  *
  * <ul>
- *   <li>With a token, every call must carry it: {@code Authorization: Bearer T}, or {@code
- *       ?token=T} where a browser cannot set headers (WebSocket, image and download links).
  *   <li>On a loopback bind the {@code Host} header must name loopback, so a web page on another
- *       site cannot reach the API through DNS rebinding.
+ *       site cannot reach the server through DNS rebinding.
  *   <li>A request that carries an {@code Origin} must come from the dashboard's own origin, so a
- *       page on another site cannot open a terminal WebSocket and type into it.
+ *       page elsewhere (another port of this machine included) cannot call the API or open a
+ *       terminal WebSocket and type into it.
+ *   <li>With a token (the default, on every bind) each request carries {@code Authorization:
+ *       Bearer T} or the dashboard cookie. A token in the URL is taken only by a page (not {@code
+ *       /api}, not {@code /ws}): that first load is answered with the cookie and a redirect to the
+ *       same URL without the token, so the token leaves the address bar, the history and every
+ *       later request. URLs end up in logs, history and Referer headers; headers and cookies do
+ *       not.
  * </ul>
  */
 final class AccessGuard {
   private static final Set<String> LOOPBACK_HOSTS = Set.of("localhost", "127.0.0.1", "[::1]", "::1");
+  /** Thirty days: a bookmark keeps working; a new token ends every cookie at once. */
+  static final int COOKIE_MAX_AGE_S = 30 * 24 * 3600;
+  /** A path safe to put back in a Location header: no scheme, no second slash that names a host. */
+  private static final Pattern SAFE_PATH = Pattern.compile("/(?![/\\\\])[A-Za-z0-9._~!$&'()*+,;=:@%/-]*");
+  private static final Pattern SAFE_QUERY = Pattern.compile("[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*");
 
-  /** SHA-256 of the token, computed once; empty when no token is required. */
-  private final Optional<byte[]> tokenDigest;
+  private final Optional<TokenCheck> check;
+  private final Optional<Path> tokenFile;
   private final boolean loopbackOnly;
+  private final IntSupplier port;
 
-  AccessGuard(Optional<String> token, boolean loopbackOnly) {
-    this.tokenDigest = token.map(AccessGuard::sha256);
+  /**
+   * @param port the port the server listens on, known once it started: the cookie's name carries
+   *     it because browsers send a host's cookies to every port of that host
+   */
+  AccessGuard(ServeConfig.Access access, boolean loopbackOnly, IntSupplier port) {
+    this.check = access instanceof ServeConfig.Access.Token t ? Optional.of(new TokenCheck(t.value())) : Optional.empty();
+    // The file's path names its owner; only callers on this machine are told where it is.
+    this.tokenFile = access instanceof ServeConfig.Access.Token t && loopbackOnly ? t.file() : Optional.empty();
     this.loopbackOnly = loopbackOnly;
+    this.port = port;
   }
 
-  /** The request as the guard sees it. */
-  record Request(String host, String origin, String authorization, String queryToken) {}
+  /** The request as the guard sees it; {@code cookie} is the value of {@link #cookieName()}. */
+  record Request(String method, String path, String host, String origin, String authorization, String cookie,
+      String queryToken) {}
 
-  /** Throws a {@link ServeException} (401 or 403) when the request may not proceed. */
-  void check(Request r) {
+  /** What to do with a request that may proceed. */
+  sealed interface Verdict {
+    /** Go on to the route. */
+    record Proceed() implements Verdict {}
+
+    /** A good token in a page's URL: set this cookie and send the browser to the URL without it. */
+    record SignIn(String setCookieHeader) implements Verdict {}
+  }
+
+  /** Lets the request through, or throws a {@link ServeException} (401 or 403). */
+  Verdict check(Request r) {
     if (loopbackOnly && !isLoopbackHost(r.host())) {
       throw new ServeException(ServeException.Reason.FORBIDDEN,
           "this server listens on loopback only and does not answer for host '" + r.host() + "'");
@@ -45,44 +77,100 @@ final class AccessGuard {
       throw new ServeException(ServeException.Reason.FORBIDDEN,
           "cross-origin request from " + r.origin() + " refused");
     }
-    if (tokenDigest.isPresent()) {
-      String given = presentedToken(r);
-      if (given == null) {
-        throw new ServeException(ServeException.Reason.UNAUTHORIZED,
-            "this server requires a token: send 'Authorization: Bearer TOKEN' or '?token=TOKEN'");
-      }
-      if (!tokenMatches(given)) {
-        throw new ServeException(ServeException.Reason.UNAUTHORIZED, "wrong token");
-      }
+    if (check.isEmpty()) {
+      return new Verdict.Proceed();
     }
+    TokenCheck tokens = check.get();
+    boolean page = !isApi(r.path());
+    if (page && r.queryToken() != null && ("GET".equals(r.method()) || "HEAD".equals(r.method()))) {
+      if (!tokens.tokenMatches(r.queryToken())) {
+        throw unauthorized("That token is not this server's token.");
+      }
+      return new Verdict.SignIn(setCookieHeader(tokens.cookieValue()));
+    }
+    String auth = r.authorization();
+    if (auth != null) {
+      if (!auth.regionMatches(true, 0, "Bearer ", 0, 7)) {
+        throw unauthorized("send the token as 'Authorization: Bearer TOKEN'");
+      }
+      if (!tokens.tokenMatches(auth.substring(7).trim())) {
+        throw unauthorized("wrong token");
+      }
+      return new Verdict.Proceed();
+    }
+    if (r.cookie() != null) {
+      if (!tokens.cookieMatches(r.cookie())) {
+        throw unauthorized("the dashboard's sign-in is no longer valid (the token changed): open the link"
+            + " 'agentdesk serve' printed, which ends in ?token=…");
+      }
+      return new Verdict.Proceed();
+    }
+    if (!page && r.queryToken() != null) {
+      throw unauthorized("a token in the URL is taken only when opening the dashboard (/?token=…);"
+          + " send 'Authorization: Bearer TOKEN'" + whereIsTheToken());
+    }
+    if (page) {
+      throw unauthorized("This browser has not signed in to this server yet.");
+    }
+    throw unauthorized("this server requires its token: send 'Authorization: Bearer TOKEN'" + whereIsTheToken());
+  }
+
+  private String whereIsTheToken() {
+    return tokenFile.map(f -> " (the token is in " + f + ")").orElse("");
+  }
+
+  private static ServeException unauthorized(String message) {
+    return new ServeException(ServeException.Reason.UNAUTHORIZED, message);
+  }
+
+  /** The cookie's name: one per port, so two servers of one host keep their own sign-ins. */
+  String cookieName() {
+    return "agentdesk-" + port.getAsInt();
+  }
+
+  /** Where the token is kept, for the sign-in page; empty when given directly, not required, or not loopback. */
+  Optional<Path> tokenFile() {
+    return tokenFile;
+  }
+
+  boolean tokenRequired() {
+    return check.isPresent();
+  }
+
+  /** Package-visible for the timing measurement of the reliability suite. */
+  boolean tokenMatches(String presented) {
+    return check.isPresent() && check.get().tokenMatches(presented);
+  }
+
+  private String setCookieHeader(String value) {
+    // No Secure attribute: the server speaks plain HTTP, where a Secure cookie would be dropped.
+    return cookieName() + "=" + value + "; Path=/; Max-Age=" + COOKIE_MAX_AGE_S + "; HttpOnly; SameSite=Strict";
+  }
+
+  /** API and WebSocket paths answer JSON and never take a token from the URL. */
+  static boolean isApi(String path) {
+    return path.equals("/api") || path.startsWith("/api/") || path.equals("/ws") || path.startsWith("/ws/");
   }
 
   /**
-   * Compares fixed-length SHA-256 digests in constant time, as the ACI runtime does: comparing the
-   * raw bytes would take time proportional to the secret's length, and a length mismatch is an
-   * easy early exit for any future edit. Here neither the token's content nor its length shows.
+   * The URL to send a signed-in browser to: the same path and query without {@code token}. A
+   * path that could name another host in a Location header ({@code //evil}, {@code /\evil}) becomes
+   * {@code /}, so the sign-in cannot be turned into an open redirect.
    */
-  boolean tokenMatches(String presented) {
-    return presented != null && tokenDigest.isPresent() && MessageDigest.isEqual(tokenDigest.get(), sha256(presented));
-  }
-
-  private static byte[] sha256(String s) {
-    try {
-      return MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every JDK has SHA-256", e);
+  static String withoutToken(String path, String rawQuery) {
+    String target = path != null && SAFE_PATH.matcher(path).matches() ? path : "/";
+    if (rawQuery == null || rawQuery.isEmpty()) {
+      return target;
     }
-  }
-
-  private static String presentedToken(Request r) {
-    String auth = r.authorization();
-    if (auth != null && auth.regionMatches(true, 0, "Bearer ", 0, 7)) {
-      return auth.substring(7).trim();
+    List<String> kept = new ArrayList<>();
+    for (String part : rawQuery.split("&")) {
+      String key = part.contains("=") ? part.substring(0, part.indexOf('=')) : part;
+      if (!part.isEmpty() && !"token".equals(URLDecoder.decode(key, StandardCharsets.UTF_8))) {
+        kept.add(part);
+      }
     }
-    if (r.queryToken() != null && !r.queryToken().isEmpty()) {
-      return r.queryToken();
-    }
-    return null;
+    String query = String.join("&", kept);
+    return query.isEmpty() || !SAFE_QUERY.matcher(query).matches() ? target : target + "?" + query;
   }
 
   static boolean isLoopbackHost(String hostHeader) {

@@ -39,7 +39,8 @@ public final class AgentdeskServer implements AutoCloseable {
     this.config = config;
     this.events = events;
     this.areas = List.copyOf(areas);
-    this.guard = new AccessGuard(config.token(), config.loopbackOnly());
+    // The port is known once Jetty listens; the guard asks for it when it names the cookie.
+    this.guard = new AccessGuard(config.access(), config.loopbackOnly(), this::port);
     this.app = Javalin.create(this::configure);
   }
 
@@ -113,10 +114,12 @@ public final class AgentdeskServer implements AutoCloseable {
     });
 
     var r = cfg.routes;
-    r.before("/api/*", ctx -> guard.check(guardRequest(ctx)));
-    r.wsBeforeUpgrade("/ws/*", ctx -> guard.check(guardRequest(ctx)));
+    // Every request, static files and unknown paths included, passes the guard before anything
+    // is looked up; WebSocket upgrades have their own hook.
+    r.before(this::guard);
+    r.wsBeforeUpgrade("/ws/*", this::guard);
 
-    r.exception(ServeException.class, (e, ctx) -> fail(ctx, e));
+    r.exception(ServeException.class, (e, ctx) -> refuse(ctx, e));
     r.exception(HttpResponseException.class, (e, ctx) -> fail(ctx, translate(e)));
     r.exception(Exception.class, (e, ctx) -> {
       LOG.error("unexpected failure on {} {}", ctx.method(), ctx.path(), e);
@@ -135,7 +138,7 @@ public final class AgentdeskServer implements AutoCloseable {
       ws.onConnect(ctx -> {
         ctx.enableAutomaticPings();
         events.join(ctx);
-        EventHub.sendTo(ctx, Json.write(new ServerEvent.Hello(dev.agentdesk.app.AppVersion.current(), config.token().isPresent())));
+        EventHub.sendTo(ctx, Json.write(new ServerEvent.Hello(dev.agentdesk.app.AppVersion.current(), guard.tokenRequired())));
         for (ApiArea area : areas) {
           if (area instanceof EventSnapshot snap) {
             snap.snapshot().forEach(ev -> EventHub.sendTo(ctx, Json.write(ev)));
@@ -155,9 +158,33 @@ public final class AgentdeskServer implements AutoCloseable {
     return ct != null && ct.startsWith("application/json");
   }
 
-  private static AccessGuard.Request guardRequest(Context ctx) {
-    return new AccessGuard.Request(ctx.header("Host"), ctx.header("Origin"),
-        ctx.header("Authorization"), ctx.queryParam("token"));
+  private void guard(Context ctx) {
+    AccessGuard.Verdict verdict = guard.check(new AccessGuard.Request(ctx.method().name(), ctx.path(),
+        ctx.header("Host"), ctx.header("Origin"), ctx.header("Authorization"), ctx.cookie(guard.cookieName()),
+        ctx.queryParam("token")));
+    if (verdict instanceof AccessGuard.Verdict.SignIn signIn) {
+      ctx.header("Set-Cookie", signIn.setCookieHeader());
+      ctx.header("Cache-Control", "no-store");
+      ctx.header("Referrer-Policy", "no-referrer");
+      ctx.redirect(AccessGuard.withoutToken(ctx.path(), ctx.queryString()), HttpStatus.SEE_OTHER);
+    }
+  }
+
+  /** A refused page request gets the sign-in page; everything else the JSON error. */
+  private void refuse(Context ctx, ServeException e) {
+    if (e.reason() == ServeException.Reason.UNAUTHORIZED && !AccessGuard.isApi(ctx.path())
+        && !ctx.path().endsWith(".json")) {
+      ctx.status(401)
+          .header("WWW-Authenticate", "Bearer realm=\"agentdesk\"")
+          .header("Content-Security-Policy", SignInPage.CSP)
+          .header("Cache-Control", "no-store")
+          .header("Referrer-Policy", "no-referrer")
+          .header("X-Content-Type-Options", "nosniff")
+          .contentType("text/html; charset=utf-8")
+          .result(SignInPage.html(e.getMessage(), ctx.path(), guard.tokenFile()));
+      return;
+    }
+    fail(ctx, e);
   }
 
   static void fail(Context ctx, ServeException e) {

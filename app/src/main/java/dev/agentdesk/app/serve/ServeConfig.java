@@ -9,9 +9,9 @@ import java.util.Optional;
 /**
  * Everything {@code agentdesk serve} was asked to do.
  *
- * @param bind the address to listen on; anything but loopback requires {@code token}
+ * @param bind the address to listen on
  * @param port the TCP port, 0 for any free port
- * @param token the API token; empty means none is required (loopback only)
+ * @param access the token every request must carry, or none ({@code --no-token}, loopback only)
  * @param database where the history lives
  * @param claudeProjects the Claude Code projects folder to import and tail
  * @param codexSessions the Codex sessions folder to import and tail
@@ -21,7 +21,7 @@ import java.util.Optional;
 public record ServeConfig(
     String bind,
     int port,
-    Optional<String> token,
+    Access access,
     Database database,
     Path claudeProjects,
     Path codexSessions,
@@ -30,6 +30,38 @@ public record ServeConfig(
 
   public static final int DEFAULT_PORT = 7420;
   public static final String DEFAULT_BIND = "127.0.0.1";
+
+  /** Who may use the server. */
+  public sealed interface Access {
+    /**
+     * Every request carries this token, or the dashboard cookie made from it.
+     *
+     * @param file where the token is kept, for the sign-in page to name; empty when it was given
+     *     directly (tests, embedding)
+     */
+    record Token(String value, Optional<Path> file) implements Access {
+      public Token {
+        Objects.requireNonNull(value, "value");
+        Objects.requireNonNull(file, "file");
+        String problem = TokenFile.problem(value);
+        if (problem != null) {
+          throw new IllegalArgumentException("not a usable token: " + problem);
+        }
+      }
+
+      public static Token of(String value) {
+        return new Token(value, Optional.empty());
+      }
+
+      @Override
+      public String toString() {
+        return "Token[" + file.map(Path::toString).orElse("given directly") + "]";
+      }
+    }
+
+    /** No token ({@code --no-token}): every account on this machine may use the server; loopback only. */
+    record None() implements Access {}
+  }
 
   /** The history database: an SQLite file, or a JDBC URL (PostgreSQL for a team). */
   public sealed interface Database {
@@ -60,7 +92,7 @@ public record ServeConfig(
 
   public ServeConfig {
     Objects.requireNonNull(bind, "bind");
-    Objects.requireNonNull(token, "token");
+    Objects.requireNonNull(access, "access");
     Objects.requireNonNull(database, "database");
     Objects.requireNonNull(claudeProjects, "claudeProjects");
     Objects.requireNonNull(codexSessions, "codexSessions");
@@ -68,13 +100,9 @@ public record ServeConfig(
     if (port < 0 || port > 65_535) {
       throw new IllegalArgumentException("port must be 0..65535, got " + port);
     }
-    token.ifPresent(t -> {
-      if (t.length() < 16) {
-        throw new IllegalArgumentException("a token must have at least 16 characters");
-      }
-    });
-    if (!isLoopback(bind) && token.isEmpty()) {
-      throw new IllegalArgumentException("binding " + bind + " (not loopback) requires a token");
+    if (access instanceof Access.None && !isLoopback(bind)) {
+      throw new IllegalArgumentException("--no-token is refused for " + bind + ": that address can be reached"
+          + " from other machines, and without a token anyone who reaches it can start a shell as you");
     }
   }
 
@@ -85,6 +113,11 @@ public record ServeConfig(
     } catch (UnknownHostException e) {
       return false;
     }
+  }
+
+  /** The token, unless the server runs without one. */
+  public Optional<String> token() {
+    return access instanceof Access.Token t ? Optional.of(t.value()) : Optional.empty();
   }
 
   public boolean loopbackOnly() {

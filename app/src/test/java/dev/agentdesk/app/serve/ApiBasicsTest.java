@@ -31,7 +31,7 @@ class ApiBasicsTest {
     assertThat(r.status()).isEqualTo(200);
     assertThat(r.json().get("status").asText()).isEqualTo("ok");
     assertThat(r.json().get("version").asText()).isNotBlank().doesNotContain("${");
-    assertThat(r.json().get("token_required").asBoolean()).isFalse();
+    assertThat(r.json().get("token_required").asBoolean()).isTrue();
     assertThat(r.json().get("features").has("history")).isTrue();
   }
 

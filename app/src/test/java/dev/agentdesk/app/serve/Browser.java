@@ -42,7 +42,8 @@ public final class Browser implements AutoCloseable {
         "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
         "--user-data-dir=" + profile, "--window-size=1400,900", "--force-device-scale-factor=1",
         "--lang=en-US");
-    options.setCapability("goog:loggingPrefs", java.util.Map.of("browser", "ALL"));
+    // "performance" records every request and WebSocket the page makes (see requestedUrls).
+    options.setCapability("goog:loggingPrefs", java.util.Map.of("browser", "ALL", "performance", "ALL"));
     ChromeDriverService service = new ChromeDriverService.Builder()
         .usingDriverExecutable(Path.of("/usr/bin/chromedriver").toFile())
         .usingAnyFreePort()
@@ -78,6 +79,36 @@ public final class Browser implements AutoCloseable {
       sb.append(e.getLevel()).append(' ').append(e.getMessage()).append('\n');
     }
     return sb.toString();
+  }
+
+  /**
+   * Every URL the browser requested or opened a WebSocket to since the last call, in order, from
+   * Chromium's network log (this also empties the log, so call it once before what you measure).
+   */
+  public java.util.List<String> requestedUrls() {
+    java.util.List<String> urls = new java.util.ArrayList<>();
+    for (var e : driver.manage().logs().get(org.openqa.selenium.logging.LogType.PERFORMANCE)) {
+      try {
+        var message = dev.agentdesk.app.serve.Json.MAPPER.readTree(e.getMessage()).path("message");
+        String method = message.path("method").asText();
+        if (method.equals("Network.requestWillBeSent")) {
+          urls.add(message.path("params").path("request").path("url").asText());
+        } else if (method.equals("Network.webSocketCreated")) {
+          urls.add(message.path("params").path("url").asText());
+        }
+      } catch (IOException ex) {
+        throw new UncheckedIOException(ex);
+      }
+    }
+    return urls;
+  }
+
+  /** The URLs of the tab's back/forward history. */
+  public java.util.List<String> historyUrls() {
+    @SuppressWarnings("unchecked")
+    var entries = (java.util.List<java.util.Map<String, Object>>) ((ChromeDriver) driver)
+        .executeCdpCommand("Page.getNavigationHistory", java.util.Map.of()).get("entries");
+    return entries.stream().map(e -> String.valueOf(e.get("url"))).toList();
   }
 
   /** Saves the viewport as target/screenshots/NAME.png and returns the file. */

@@ -35,8 +35,27 @@ final class ServeChild {
     return Files.readString(home.resolve("stderr.txt"), StandardCharsets.UTF_8);
   }
 
-  /** What the server printed up to and including its "stop with" line; {@code url} is the dashboard's, or null. */
+  /**
+   * What the server printed up to and including its "stop with" line; {@code url} is the printed
+   * dashboard link (with {@code ?token=} unless the server runs with {@code --no-token}), or null.
+   */
   record Banner(String text, String url) {
+    /** The dashboard's address without the token, ending in {@code /}. */
+    String base() {
+      return url == null ? null : url.replaceFirst("\\?token=.*$", "");
+    }
+
+    /** The token in the printed link, or null. */
+    String token() {
+      int at = url == null ? -1 : url.indexOf("?token=");
+      return at < 0 ? null : url.substring(at + "?token=".length());
+    }
+
+    /** A client of the server as the CLI would make one: the token read from the server's token file. */
+    ServerClient client(Path tokenFile) {
+      return ServerClient.withTokenFile(java.net.URI.create(base()), tokenFile);
+    }
+
     /** The rest of the first line that contains {@code label}, trimmed, or null. */
     String after(String label) {
       for (String line : text.split("\n")) {

@@ -30,9 +30,10 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(PostgresExtension.class)
 class ServePostgresTest {
   private final HttpClient http = HttpClient.newHttpClient();
+  private ServerClient server;
 
   private HttpResponse<byte[]> get(String url) throws Exception {
-    return http.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofByteArray());
+    return http.send(server.authorize(HttpRequest.newBuilder(URI.create(url))).build(), HttpResponse.BodyHandlers.ofByteArray());
   }
 
   private JsonNode json(String url) throws Exception {
@@ -51,8 +52,9 @@ class ServePostgresTest {
         codex.toString());
     try {
       ServeChild.Banner banner = ServeChild.banner(p);
-      String base = banner.url();
+      String base = banner.base();
       String printed = banner.text();
+      server = banner.client(home.resolve(".local/share/agentdesk/token"));
       assertThat(base).as(printed + ServeChild.stderr(home)).startsWith("http://127.0.0.1:");
       // the database is named without its password
       assertThat(printed).contains("jdbc:postgresql://127.0.0.1:" + pg.port())

@@ -8,36 +8,40 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code agentdesk serve} as a real process: defaults on a fresh home, and SIGTERM. */
+/** {@code agentdesk serve} as a real process: defaults on a fresh home, the token file, usage errors, SIGTERM. */
 class ServeProcessTest {
   @Test
   void freshHomeServesTheDashboardAndSigtermStopsCleanly(@TempDir Path home) throws Exception {
     Process p = ServeChild.start(home, "--port", "0");
     try {
       ServeChild.Banner banner = ServeChild.banner(p);
-      String url = banner.url();
+      String base = banner.base();
       String printed = banner.text();
-      assertThat(url).as(printed).startsWith("http://127.0.0.1:");
+      assertThat(base).as(printed).startsWith("http://127.0.0.1:");
       assertThat(printed)
           .contains(home.resolve(".local/share/agentdesk/history.db").toString())
           .contains(home.resolve(".claude/projects").toString())
           .contains(home.resolve(".codex/sessions").toString());
-      HttpResponse<String> health = HttpClient.newHttpClient().send(
-          HttpRequest.newBuilder(URI.create(url + "api/health")).build(), HttpResponse.BodyHandlers.ofString());
-      assertThat(health.statusCode()).isEqualTo(200);
-      HttpResponse<String> page = HttpClient.newHttpClient().send(
-          HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
+      HttpClient http = HttpClient.newHttpClient();
+      // Loopback too: nothing answers without the token.
+      assertThat(http.send(HttpRequest.newBuilder(URI.create(base + "api/health")).build(),
+          HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(401);
+      assertThat(http.send(HttpRequest.newBuilder(URI.create(base)).build(),
+          HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(401);
+
+      // What a CLI command does: read the token file the server made, call with it.
+      ServerClient client = banner.client(tokenFile(home));
+      assertThat(client.get("/api/health").status()).isEqualTo(200);
+      HttpResponse<String> page = http.send(client.request("/").build(), HttpResponse.BodyHandlers.ofString());
       assertThat(page.body()).contains("<title>agentdesk</title>");
 
-      HttpResponse<String> term = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url + "api/terminals"))
-          .header("Content-Type", "application/json")
-          .POST(HttpRequest.BodyPublishers.ofString("{\"argv\": [\"sleep\", \"1000\"]}")).build(),
-          HttpResponse.BodyHandlers.ofString());
-      assertThat(term.statusCode()).as(term.body()).isEqualTo(201);
+      var term = client.post("/api/terminals", "{\"argv\": [\"sleep\", \"1000\"]}");
+      assertThat(term.status()).as(term.body()).isEqualTo(201);
       long pid = Json.MAPPER.readTree(term.body()).get("pid").asLong();
       assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive)).contains(true);
 
@@ -57,36 +61,133 @@ class ServeProcessTest {
   }
 
   @Test
-  void nonLoopbackBindGeneratesAndPrintsAToken(@TempDir Path home) throws Exception {
+  void theTokenIsMadeOnceOwnerOnlyPrintedOnceAndKeptAcrossRestarts(@TempDir Path home) throws Exception {
+    Path file = tokenFile(home);
+    String token;
+    Process p = ServeChild.start(home, "--port", "0", "--no-import");
+    try {
+      ServeChild.Banner banner = ServeChild.banner(p);
+      token = banner.token();
+      assertThat(token).as(banner.text()).hasSize(43).matches("[A-Za-z0-9_-]+");
+      assertThat(banner.url()).isEqualTo(banner.base() + "?token=" + token);
+      assertThat(banner.text().split(java.util.regex.Pattern.quote(token), -1)).as("the token is printed once").hasSize(2);
+      assertThat(banner.after("token file:")).isEqualTo(file + " (new token, mode 0600)");
+      assertThat(Files.readString(file).strip()).isEqualTo(token);
+      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
+      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file.getParent()))).isEqualTo("rwx------");
+      assertThat(ServeChild.stderr(home)).doesNotContain(token);
+    } finally {
+      stop(p);
+    }
+    Process again = ServeChild.start(home, "--port", "0", "--no-import");
+    try {
+      ServeChild.Banner banner = ServeChild.banner(again);
+      assertThat(banner.token()).as("a restart keeps the token, so bookmarks and the CLI keep working").isEqualTo(token);
+      assertThat(banner.after("token file:")).isEqualTo(file.toString());
+      assertThat(banner.client(file).get("/api/health").status()).isEqualTo(200);
+    } finally {
+      stop(again);
+    }
+    // An emptied file gets a new token, and the banner says so.
+    Files.writeString(file, "");
+    Process third = ServeChild.start(home, "--port", "0", "--no-import");
+    try {
+      ServeChild.Banner banner = ServeChild.banner(third);
+      assertThat(banner.token()).isNotEqualTo(token).isEqualTo(Files.readString(file).strip());
+      assertThat(banner.after("token file:")).isEqualTo(file + " (was empty; new token written, mode 0600)");
+      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
+    } finally {
+      stop(third);
+    }
+  }
+
+  @Test
+  void aNonLoopbackBindNeedsTheTokenToo(@TempDir Path home) throws Exception {
     Process p = ServeChild.start(home, "--port", "0", "--bind", "0.0.0.0", "--no-import");
     try {
       ServeChild.Banner banner = ServeChild.banner(p);
-      String token = banner.after("token required:");
-      String url = banner.url();
-      assertThat(token).hasSizeGreaterThanOrEqualTo(16);
       HttpClient http = HttpClient.newHttpClient();
-      assertThat(http.send(HttpRequest.newBuilder(URI.create(url + "api/health")).build(),
+      assertThat(http.send(HttpRequest.newBuilder(URI.create(banner.base() + "api/health")).build(),
           HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(401);
-      assertThat(http.send(HttpRequest.newBuilder(URI.create(url + "api/health"))
-          .header("Authorization", "Bearer " + token).build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
+      assertThat(http.send(HttpRequest.newBuilder(URI.create(banner.base() + "api/health"))
+          .header("Authorization", "Bearer " + banner.token()).build(), HttpResponse.BodyHandlers.ofString()).statusCode())
+          .isEqualTo(200);
     } finally {
-      p.destroy();
-      p.waitFor(20, TimeUnit.SECONDS);
-      p.destroyForcibly();
+      stop(p);
+    }
+  }
+
+  @Test
+  void noTokenServesLoopbackWithoutOneAndWarns(@TempDir Path home) throws Exception {
+    Process p = ServeChild.start(home, "--port", "0", "--no-import", "--no-token");
+    try {
+      ServeChild.Banner banner = ServeChild.banner(p);
+      assertThat(banner.url()).as(banner.text()).doesNotContain("token").endsWith("/");
+      assertThat(banner.text()).doesNotContain("token file");
+      assertThat(HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(banner.url() + "api/health")).build(),
+          HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
+      assertThat(ServeChild.stderr(home)).contains("warning: --no-token: every account on this machine can use this server");
+      assertThat(tokenFile(home)).doesNotExist();
+    } finally {
+      stop(p);
     }
   }
 
   @Test
   void badArgumentsAreUsageErrors(@TempDir Path home) throws Exception {
-    Process p = ServeChild.start(home, "--port", "70000");
-    assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
-    assertThat(p.exitValue()).isEqualTo(2);
-    assertThat(ServeChild.stderr(home)).contains("port must be 0..65535");
+    assertUsageError(home, "port must be 0..65535", "--port", "70000");
+    assertUsageError(home, "--no-token is refused for --bind 0.0.0.0: that address can be reached from other machines",
+        "--no-token", "--bind", "0.0.0.0");
+    assertUsageError(home, "mutually exclusive", "--no-token", "--token-file", "t");
+    // A token on the command line would be readable by every local user through ps: there is no --token.
+    assertUsageError(home, "Unknown options: '--token'", "--token", "0123456789abcdef0123");
 
-    Process q = ServeChild.start(home, "--token", "short");
-    assertThat(q.waitFor(30, TimeUnit.SECONDS)).isTrue();
-    assertThat(q.exitValue()).isEqualTo(2);
-    assertThat(ServeChild.stderr(home)).contains("at least 16 characters");
+    Path shortToken = home.resolve("short-token");
+    Files.writeString(shortToken, "short\n");
+    Files.setPosixFilePermissions(shortToken, PosixFilePermissions.fromString("rw-------"));
+    assertUsageError(home, "does not hold a token (a token has at least 16 characters)", "--token-file", shortToken.toString());
+
+    Path open = home.resolve("open-token");
+    Files.writeString(open, "0123456789abcdef0123456789\n");
+    Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rw-r--r--"));
+    assertUsageError(home, "can be read or changed by other users (mode rw-r--r--)", "--token-file", open.toString());
+    assertThat(Files.readString(open)).as("a file that may have leaked is reported, not rewritten")
+        .isEqualTo("0123456789abcdef0123456789\n");
+  }
+
+  @Test
+  void aGivenTokenFileIsMadeWhenMissingAndUsed(@TempDir Path home) throws Exception {
+    Path file = home.resolve("elsewhere/my-token");
+    Process p = ServeChild.start(home, "--port", "0", "--no-import", "--token-file", file.toString());
+    try {
+      ServeChild.Banner banner = ServeChild.banner(p);
+      assertThat(Files.readString(file).strip()).isEqualTo(banner.token());
+      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
+      assertThat(banner.client(file).get("/api/health").status()).isEqualTo(200);
+      assertThat(tokenFile(home)).doesNotExist();
+    } finally {
+      stop(p);
+    }
+  }
+
+  /** Where serve keeps its token in a home without XDG_DATA_HOME. */
+  private static Path tokenFile(Path home) {
+    return home.resolve(".local/share/agentdesk/token");
+  }
+
+  private static void assertUsageError(Path home, String message, String... args) throws Exception {
+    Process p = ServeChild.start(home, args);
+    assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    String err = ServeChild.stderr(home);
+    assertThat(p.exitValue()).as(err).isEqualTo(2);
+    assertThat(err).contains(message).doesNotContain("\tat ");
+  }
+
+  private static void stop(Process p) throws InterruptedException {
+    p.destroy();
+    if (!p.waitFor(20, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+    }
   }
 
   @Test

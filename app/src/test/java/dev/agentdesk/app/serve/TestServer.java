@@ -12,13 +12,19 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 
-/** A real server on a random loopback port with its own temp folders, plus a small HTTP client. */
+/**
+ * A real server on a random loopback port with its own temp folders, plus a small HTTP client.
+ * The server requires a token, as {@code agentdesk serve} does by default; {@link #get} and its
+ * siblings send it, {@link #sendRaw} does not, {@link #page} is the sign-in link for a browser and
+ * {@link #ws} opens a WebSocket with it.
+ */
 public final class TestServer implements AutoCloseable {
   public final Path dir;
   public final AgentdeskServer server;
   public final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   public final String base;
-  final Optional<String> token;
+  /** The server's token; empty for a {@code --no-token} server. */
+  public final Optional<String> token;
   /** Set when this server made {@link #dir} itself and so deletes it on close. */
   private boolean ownsDir;
 
@@ -30,15 +36,20 @@ public final class TestServer implements AutoCloseable {
   }
 
   public static TestServer start() {
-    return start("127.0.0.1", Optional.empty(), false);
+    return start("127.0.0.1", newToken(), false);
   }
 
-  public static TestServer start(String bind, Optional<String> token, boolean importHistory) {
+  /** A fresh token, as {@code serve} writes into its token file. */
+  public static ServeConfig.Access.Token newToken() {
+    return ServeConfig.Access.Token.of(TokenFile.generate());
+  }
+
+  public static TestServer start(String bind, ServeConfig.Access access, boolean importHistory) {
     try {
       Path dir = Files.createTempDirectory("agentdesk-serve-test");
       Files.createDirectories(dir.resolve("claude"));
       Files.createDirectories(dir.resolve("codex"));
-      TestServer s = start(new ServeConfig(bind, 0, token, new ServeConfig.Database.SqliteFile(dir.resolve("history.db")),
+      TestServer s = start(new ServeConfig(bind, 0, access, new ServeConfig.Database.SqliteFile(dir.resolve("history.db")),
           dir.resolve("claude"), dir.resolve("codex"), importHistory, dir.resolve("data")), dir);
       s.ownsDir = true;
       return s;
@@ -55,7 +66,7 @@ public final class TestServer implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return start(new ServeConfig("127.0.0.1", 0, Optional.empty(),
+    return start(new ServeConfig("127.0.0.1", 0, newToken(),
         new ServeConfig.Database.SqliteFile(dir.resolve("db").resolve("history.db")),
         dir.resolve("claude"), dir.resolve("codex"), true, dir.resolve("data")), dir);
   }
@@ -72,6 +83,24 @@ public final class TestServer implements AutoCloseable {
         throw new AssertionError("not JSON: " + body, e);
       }
     }
+  }
+
+  /** The link that signs a browser in and opens {@code fragment} (e.g. {@code #/history}). */
+  public String page(String fragment) {
+    return base + "/" + token.map(t -> "?token=" + t).orElse("") + fragment;
+  }
+
+  /** A WebSocket to {@code path} (e.g. {@code /ws/events}) that sends the token in a header. */
+  public WsClient ws(String path) {
+    return WsClient.connect("ws://127.0.0.1:" + server.port() + path,
+        token.map(t -> java.util.Map.of("Authorization", "Bearer " + t)).orElse(java.util.Map.of()));
+  }
+
+  /** A request to {@code path} that carries the token, for tests that need other body handlers. */
+  public HttpRequest.Builder request(String path) {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(20));
+    token.ifPresent(t -> b.header("Authorization", "Bearer " + t));
+    return b;
   }
 
   public Response get(String path) {

@@ -22,10 +22,18 @@ public final class WsClient implements AutoCloseable {
     this.queue = queue;
   }
 
+  /** Connects without any credentials. */
   public static WsClient connect(String url) {
+    return connect(url, java.util.Map.of());
+  }
+
+  /** Connects with the given request headers (e.g. {@code Authorization}, {@code Cookie}). */
+  public static WsClient connect(String url, java.util.Map<String, String> headers) {
     BlockingQueue<JsonNode> q = new LinkedBlockingQueue<>();
-    WebSocket ws = HttpClient.newHttpClient().newWebSocketBuilder()
-        .connectTimeout(Duration.ofSeconds(5))
+    WebSocket.Builder builder = HttpClient.newHttpClient().newWebSocketBuilder()
+        .connectTimeout(Duration.ofSeconds(5));
+    headers.forEach(builder::header);
+    WebSocket ws = builder
         .buildAsync(URI.create(url), new WebSocket.Listener() {
           private final StringBuilder partial = new StringBuilder();
 

@@ -140,7 +140,7 @@ class HistoryApiTest {
   @Test
   void aNewSessionFileAndAppendedLinesAppearWithoutARestart() throws Exception {
     String session = "live-session-0001";
-    try (WsClient ws = WsClient.connect("ws://127.0.0.1:" + s.server.port() + "/ws/events")) {
+    try (WsClient ws = s.ws("/ws/events")) {
       ws.await(m -> m.get("type").asText().equals("hello"), 5);
       Path proj = Files.createDirectories(dir.resolve("claude").resolve("-tmp-live"));
       Path file = proj.resolve(session + ".jsonl");
@@ -159,7 +159,7 @@ class HistoryApiTest {
   @Test
   void anEmptyMachineSaysWhereItLooks(@TempDir Path empty) {
     try (TestServer fresh = TestServer.start(new dev.agentdesk.app.serve.ServeConfig("127.0.0.1", 0,
-        java.util.Optional.empty(), new dev.agentdesk.app.serve.ServeConfig.Database.SqliteFile(empty.resolve("h.db")),
+        TestServer.newToken(), new dev.agentdesk.app.serve.ServeConfig.Database.SqliteFile(empty.resolve("h.db")),
         empty.resolve("nope/claude"), empty.resolve("nope/codex"), true, empty.resolve("data")), empty)) {
       assertThat(fresh.get("/api/history/sessions").json().get("total").asLong()).isZero();
       JsonNode st = fresh.get("/api/history/import").json();

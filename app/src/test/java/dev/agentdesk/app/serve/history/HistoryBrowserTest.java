@@ -6,7 +6,6 @@ import dev.agentdesk.app.serve.Browser;
 import dev.agentdesk.app.serve.ServeConfig;
 import dev.agentdesk.app.serve.TestServer;
 import java.nio.file.Path;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,7 +21,7 @@ class HistoryBrowserTest {
     HistoryFixtures.claudeCorpus(dir.resolve("claude"));
     try (TestServer s = TestServer.withHistory(dir)) {
       HistoryApiTest.awaitImport(s);
-      b.open(s.base + "/#/history");
+      b.open(s.page("#/history"));
       b.await(By.cssSelector("#sessions tbody tr"));
       assertThat(b.driver.findElements(By.cssSelector("#sessions tbody tr")).size()).isGreaterThanOrEqualTo(2);
       b.screenshot("history-list");
@@ -51,7 +50,7 @@ class HistoryBrowserTest {
                 "done " + d, at, 1200 + 500 * d, 300 + 200 * d));
       }
       HistoryApiTest.awaitTrue(() -> s.get("/api/history/usage?by=day&days=2").json().get("rows").size() == 2, 20);
-      b.open(s.base + "/#/usage");
+      b.open(s.page("#/usage"));
       b.await(By.cssSelector("#usage-day-chart rect"));
       b.await(By.id("usage-model-chart"));
       b.screenshot("usage");
@@ -60,11 +59,11 @@ class HistoryBrowserTest {
 
   @Test
   void emptyHistorySaysWhereItLooksAndHowToImport(Browser b, @TempDir Path dir) {
-    ServeConfig cfg = new ServeConfig("127.0.0.1", 0, Optional.empty(),
+    ServeConfig cfg = new ServeConfig("127.0.0.1", 0, TestServer.newToken(),
         new ServeConfig.Database.SqliteFile(dir.resolve("history.db")), dir.resolve("home/.claude/projects"),
         dir.resolve("home/.codex/sessions"), true, dir.resolve("data"));
     try (TestServer s = TestServer.start(cfg, dir)) {
-      b.open(s.base + "/#/history");
+      b.open(s.page("#/history"));
       b.await(By.id("history-empty"));
       b.awaitText(By.id("history-empty"), "No sessions yet", 10);
       String text = b.driver.findElement(By.id("history-empty")).getText();

@@ -9,8 +9,6 @@ import dev.agentdesk.app.serve.TestServer;
 import dev.agentdesk.testkit.XDisplay;
 import dev.agentdesk.testkit.XvfbConfig;
 import dev.agentdesk.testkit.XvfbExtension;
-import java.net.URI;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -78,13 +76,13 @@ class SandboxesTest {
     assertThat(sb.get("connected").asBoolean()).isTrue();
     assertThat(s.get("/api/sandboxes").json()).extracting(j -> j.get("id").asText()).contains(id);
 
-    HttpResponse<byte[]> png = s.http.send(HttpRequest.newBuilder(URI.create(s.base + "/api/sandboxes/" + id + "/screenshot")).build(),
+    HttpResponse<byte[]> png = s.http.send(s.request("/api/sandboxes/" + id + "/screenshot").build(),
         HttpResponse.BodyHandlers.ofByteArray());
     assertThat(png.statusCode()).isEqualTo(200);
     assertThat(png.headers().firstValue("Content-Type")).contains("image/png");
     assertThat(png.body()).startsWith((byte) 0x89, (byte) 'P', (byte) 'N', (byte) 'G');
-    HttpResponse<byte[]> jpeg = s.http.send(HttpRequest.newBuilder(URI.create(s.base + "/api/sandboxes/" + id
-        + "/screenshot?format=jpeg&quality=60&max_long_edge=512")).build(), HttpResponse.BodyHandlers.ofByteArray());
+    HttpResponse<byte[]> jpeg = s.http.send(s.request("/api/sandboxes/" + id
+        + "/screenshot?format=jpeg&quality=60&max_long_edge=512").build(), HttpResponse.BodyHandlers.ofByteArray());
     assertThat(jpeg.statusCode()).isEqualTo(200);
     assertThat(jpeg.body()).startsWith((byte) 0xFF, (byte) 0xD8);
 
@@ -135,7 +133,7 @@ class SandboxesTest {
 
   @Test
   void liveViewShowsTheScreenAndTypesIntoIt(Browser b) throws Exception {
-    b.open(s.base + "/#/sandboxes");
+    b.open(s.page("#/sandboxes"));
     b.await(By.id("new-sandbox"));
     b.driver.findElement(By.id("sandbox-url")).sendKeys(url());
     b.driver.findElement(By.id("sandbox-token")).sendKeys(TOKEN);
@@ -153,7 +151,7 @@ class SandboxesTest {
         .filter(e -> e.getText().equals("Enter")).findFirst().orElseThrow().click();
     assertThat(window.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
     assertThat(java.nio.file.Files.readString(windowOut).strip()).isEqualTo("typed via agentdesk");
-    b.open(s.base + "/#/sandboxes");
+    b.open(s.page("#/sandboxes"));
     b.await(By.cssSelector("#sandbox-list .card h3 a"));
     b.screenshot("sandboxes");
   }

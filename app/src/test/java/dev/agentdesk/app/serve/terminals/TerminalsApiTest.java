@@ -138,7 +138,7 @@ class TerminalsApiTest {
     awaitTerminal(id, x -> x.get("capture").get("bytes").asLong() >= 8, 10);
     JsonNode stopped = s.delete("/api/terminals/" + id + "/capture").json();
     assertThat(stopped.get("active").asBoolean()).isFalse();
-    var file = s.http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(s.base + "/api/terminals/" + id + "/capture.tcap")).build(),
+    var file = s.http.send(s.request("/api/terminals/" + id + "/capture.tcap").build(),
         java.net.http.HttpResponse.BodyHandlers.ofByteArray());
     assertThat(file.statusCode()).isEqualTo(200);
     byte[] bytes = file.body();
@@ -152,7 +152,7 @@ class TerminalsApiTest {
   @Test
   void terminalSocketSendsTheScreenThenChangedRowsAndTakesKeystrokes() throws Exception {
     String id = create("{\"argv\": [\"cat\"], \"cols\": 40, \"rows\": 8}");
-    try (WsClient ws = WsClient.connect("ws://127.0.0.1:" + s.server.port() + "/ws/terminals/" + id)) {
+    try (WsClient ws = s.ws("/ws/terminals/" + id)) {
       JsonNode screen = ws.await(m -> m.get("type").asText().equals("screen"), 5);
       assertThat(screen.get("rows").asInt()).isEqualTo(8);
       assertThat(screen.get("lines")).hasSize(8);
@@ -181,13 +181,13 @@ class TerminalsApiTest {
   @Test
   void aSocketForAnUnknownTerminalIsRefused() {
     org.assertj.core.api.Assertions.assertThatThrownBy(
-            () -> WsClient.connect("ws://127.0.0.1:" + s.server.port() + "/ws/terminals/nope"))
+            () -> s.ws("/ws/terminals/nope"))
         .rootCause().hasMessageContaining("404");
   }
 
   @Test
   void choicePromptSetsAwaitingAndTheSingleKeyReplyClearsIt() throws Exception {
-    try (WsClient events = WsClient.connect("ws://127.0.0.1:" + s.server.port() + "/ws/events")) {
+    try (WsClient events = s.ws("/ws/events")) {
       String id = create("{\"argv\": " + StandIns.argv("choice-agent.sh") + ", \"agent\": \"claude\", \"cols\": 100, \"rows\": 30}");
       JsonNode waiting = awaitTerminal(id, x -> x.path("state").path("choice_prompt").isObject(), 15);
       JsonNode prompt = waiting.get("state").get("choice_prompt");

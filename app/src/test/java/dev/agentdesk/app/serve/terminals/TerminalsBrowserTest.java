@@ -19,7 +19,7 @@ class TerminalsBrowserTest {
   @Test
   void awaitingBadgeAppearsAChoiceButtonAnswersAndTheBadgeClears(Browser b) {
     try (TestServer s = TestServer.start()) {
-      b.open(s.base + "/#/terminals");
+      b.open(s.page("#/terminals"));
       b.await(By.id("new-terminal"));
       b.awaitText(By.id("terminal-grid"), "No terminals yet", 10);
       b.screenshot("terminals-empty");
@@ -39,7 +39,7 @@ class TerminalsBrowserTest {
       b.screenshot("terminal-awaiting");
 
       // Back to the grid: the card shows the same badge and the choices as buttons.
-      b.open(s.base + "/#/terminals");
+      b.open(s.page("#/terminals"));
       WebElement card = b.await(By.cssSelector(".term-card"));
       b.await(By.cssSelector(".term-card .badge.awaiting"));
       assertThat(card.findElements(By.cssSelector(".choices button.choice"))).extracting(WebElement::getText)
