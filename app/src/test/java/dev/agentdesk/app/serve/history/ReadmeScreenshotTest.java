@@ -35,7 +35,7 @@ class ReadmeScreenshotTest {
     copyTree(fixtures.resolve("codex/sessions"), dir.resolve("codex"));
     try (TestServer s = TestServer.withHistory(dir)) {
       HistoryApiTest.awaitImport(s);
-      b.open(s.base + "/#/history/sessions/" + SESSION);
+      b.open(s.page("#/history/sessions/" + SESSION));
       b.await(By.cssSelector("#entries .entry"));
       assertThat(b.driver.findElement(By.cssSelector(".page-head h1")).getText()).isEqualTo("Retry for fetch()");
       assertThat(b.driver.findElement(By.id("entries")).getText()).contains("backoff");
