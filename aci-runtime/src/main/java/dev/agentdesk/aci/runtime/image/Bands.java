@@ -55,21 +55,41 @@ public final class Bands {
       int last = Math.min(rows, first + per);
       futures.add(POOL.submit(() -> task.run(index, first, last)));
     }
+    // Every band finishes before this returns, even when the caller is interrupted or a band
+    // fails: the bands read memory the caller frees right after (an XImage, a shared segment).
     List<T> results = new ArrayList<>(n);
-    results.add(task.run(0, 0, Math.min(rows, per)));
+    Throwable failure = null;
     try {
-      for (Future<T> f : futures) {
-        results.add(f.get());
+      results.add(task.run(0, 0, Math.min(rows, per)));
+    } catch (RuntimeException | Error e) {
+      failure = e;
+    }
+    boolean interrupted = false;
+    for (Future<T> f : futures) {
+      while (true) {
+        try {
+          results.add(f.get());
+          break;
+        } catch (InterruptedException e) {
+          interrupted = true;
+        } catch (ExecutionException e) {
+          if (failure == null) {
+            Throwable cause = e.getCause();
+            failure = cause instanceof RuntimeException || cause instanceof Error ? cause
+                : new IllegalStateException("parallel image pass failed", cause);
+          }
+          break;
+        }
       }
-    } catch (InterruptedException e) {
+    }
+    if (interrupted) {
       Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted during a parallel image pass", e);
-    } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof RuntimeException re) {
-        throw re;
-      }
-      throw new IllegalStateException("parallel image pass failed", cause);
+    }
+    if (failure instanceof Error error) {
+      throw error;
+    }
+    if (failure != null) {
+      throw (RuntimeException) failure;
     }
     return results;
   }
