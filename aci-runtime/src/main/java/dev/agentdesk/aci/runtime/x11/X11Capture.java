@@ -25,8 +25,9 @@ final class X11Capture implements CaptureBackend {
   private static final int PARALLEL_MIN_BYTES = 512 * 1024;
 
   private final X11Connection x;
-  private final Object lock;
+  private final DisplayGuard guard;
   private final boolean useShm;
+  // Everything below is touched only inside the guard (the segment, the damage connection, the frame).
   private ShmImage shm;
   /** Null when DAMAGE is unavailable or shared memory is off: then every capture reads its region. */
   private final X11DamageTracker damage;
@@ -41,9 +42,9 @@ final class X11Capture implements CaptureBackend {
   private RgbImage lastOut;
   private Rect lastRegion;
 
-  X11Capture(X11Connection x, Object lock, boolean allowShm) {
+  X11Capture(X11Connection x, DisplayGuard guard, boolean allowShm) {
     this.x = x;
-    this.lock = lock;
+    this.guard = guard;
     this.useShm = allowShm && XShm.X.XShmQueryExtension(x.dpy);
     this.damage = useShm ? X11DamageTracker.open(x.name()).orElse(null) : null;
   }
@@ -55,9 +56,7 @@ final class X11Capture implements CaptureBackend {
 
   @Override
   public Rect screen() {
-    synchronized (lock) {
-      return new Rect(0, 0, x.width(), x.height());
-    }
+    return guard.call(() -> new Rect(0, 0, x.width(), x.height()));
   }
 
   @Override
@@ -67,7 +66,7 @@ final class X11Capture implements CaptureBackend {
 
   @Override
   public RgbImage capture(Rect r) {
-    synchronized (lock) {
+    return guard.call(() -> {
       Rect screen = new Rect(0, 0, x.width(), x.height());
       if (r.intersect(screen) == null || !r.equals(r.intersect(screen))) {
         throw AciRuntimeException.badRequest("capture region " + r + " is outside the screen " + screen);
@@ -79,7 +78,7 @@ final class X11Capture implements CaptureBackend {
         }
       }
       return captureGetImage(r);
-    }
+    });
   }
 
   /**
@@ -244,11 +243,16 @@ final class X11Capture implements CaptureBackend {
     });
   }
 
-  void close() {
-    synchronized (lock) {
+  /**
+   * Detaches and frees the shared segment and closes the damage connection. Called once, by the
+   * desktop's close, inside the guard: no capture (and so no band reading the segment) is running.
+   */
+  void release() {
+    try {
       if (damage != null) {
         damage.close();
       }
+    } finally {
       if (shm != null) {
         shm.close();
         shm = null;

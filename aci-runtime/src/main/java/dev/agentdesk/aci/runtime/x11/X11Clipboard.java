@@ -23,11 +23,16 @@ import java.util.function.Supplier;
  * {@code SelectionRequest}s for as long as the runtime holds the selection; reads from other owners
  * go through {@code XConvertSelection} on the same thread. Commands reach the thread through a
  * queue and a wake-up pipe, so it sleeps in {@code poll} instead of spinning.
+ *
+ * <p>The thread owns the connection: only it makes Xlib calls on it, and it closes it (and the
+ * pipe) when its loop ends, so a close from another thread can never free the display under it.
  */
 final class X11Clipboard implements ClipboardBackend, AutoCloseable {
   /** Text cap in both directions (the reference's 1 MiB). */
   static final int MAX_BYTES = 1 << 20;
   static final long GET_TIMEOUT_MS = 1500;
+  /** The loop wakes within one poll of close; this bounds the wait for it to finish. */
+  private static final long CLOSE_WAIT_MS = 1000;
 
   private final X11Connection x;
   private final long window;
@@ -39,6 +44,8 @@ final class X11Clipboard implements ClipboardBackend, AutoCloseable {
   private final int[] wake = new int[2];
   private final ConcurrentLinkedQueue<Runnable> commands = new ConcurrentLinkedQueue<>();
   private final Thread thread;
+  /** Guards {@link #running} and writes to the wake-up pipe, which the loop closes once stopped. */
+  private final Object wakeLock = new Object();
   private volatile boolean running = true;
   private byte[] owned; // UTF-8 text we serve while we own CLIPBOARD; loop thread only
   private PendingGet pending; // loop thread only
@@ -154,11 +161,55 @@ final class X11Clipboard implements ClipboardBackend, AutoCloseable {
   }
 
   private void submit(Runnable r) {
-    commands.add(r);
-    LibC.C.write(wake[1], new byte[] {1}, 1);
+    synchronized (wakeLock) {
+      if (!running) {
+        throw AciRuntimeException.environment("clipboard is closed (the runtime is stopping)");
+      }
+      commands.add(r);
+      LibC.C.write(wake[1], new byte[] {1}, 1);
+    }
   }
 
   private void loop() {
+    try {
+      serveUntilStopped();
+    } catch (RuntimeException | Error e) {
+      synchronized (wakeLock) {
+        running = false; // a failed loop refuses commands like a closed one
+      }
+      throw e;
+    } finally {
+      shutDown();
+    }
+  }
+
+  /**
+   * On the loop thread, after it stopped: commands that were queued still run (they are short and
+   * answer their callers), a read still waiting fails, then the window, the connection and the
+   * pipe go. Nobody can queue more: {@link #submit} refuses once {@link #running} is false.
+   */
+  private void shutDown() {
+    try {
+      Runnable c;
+      while ((c = commands.poll()) != null) {
+        c.run();
+      }
+      if (pending != null) {
+        pending.result.completeExceptionally(AciRuntimeException.environment(
+            "clipboard is closed (the runtime is stopping)"));
+        pending = null;
+      }
+      X.XDestroyWindow(x.dpy, window);
+    } finally {
+      x.close();
+      synchronized (wakeLock) {
+        LibC.C.close(wake[0]);
+        LibC.C.close(wake[1]);
+      }
+    }
+  }
+
+  private void serveUntilStopped() {
     Memory fds = new Memory(16);
     Memory ev = new Memory(Xlib.XEVENT_SIZE);
     byte[] drain = new byte[64];
@@ -277,18 +328,20 @@ final class X11Clipboard implements ClipboardBackend, AutoCloseable {
     }
   }
 
+  /** Stops the loop thread and waits (bounded) for it to close its connection. Idempotent. */
   @Override
   public void close() {
-    running = false;
-    LibC.C.write(wake[1], new byte[] {1}, 1);
+    synchronized (wakeLock) {
+      if (!running) {
+        return;
+      }
+      running = false;
+      LibC.C.write(wake[1], new byte[] {1}, 1);
+    }
     try {
-      thread.join(2000);
+      thread.join(CLOSE_WAIT_MS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    X.XDestroyWindow(x.dpy, window);
-    x.close();
-    LibC.C.close(wake[0]);
-    LibC.C.close(wake[1]);
   }
 }

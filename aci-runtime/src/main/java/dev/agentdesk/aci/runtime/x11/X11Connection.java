@@ -136,8 +136,18 @@ final class X11Connection implements AutoCloseable {
         attrs.getInt(120)};
   }
 
+  private boolean closed;
+
+  /**
+   * Closes the display once. The caller owns the connection's use: no other thread may be inside
+   * or about to enter an Xlib call on it (see {@link DisplayGuard}, and the clipboard's own thread).
+   */
   @Override
-  public void close() {
-    X.XCloseDisplay(dpy);
+  public synchronized void close() {
+    if (!closed) {
+      closed = true;
+      LAST_ERROR.remove(Pointer.nativeValue(dpy));
+      X.XCloseDisplay(dpy);
+    }
   }
 }

@@ -13,8 +13,10 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * XTEST input. Keys are found in the server's keyboard map; a keysym the map lacks (any character
@@ -29,18 +31,22 @@ final class X11Input implements InputBackend {
   private static final long REBIND_SETTLE_MS = 40;
 
   private final X11Connection x;
-  private final Object lock;
+  private final DisplayGuard guard;
   private final int minKeycode;
   private final int perKeycode;
   private final long[][] map;
+  // The keymap state below is read and changed only inside the guard.
   private final Map<Long, int[]> lookup = new HashMap<>();
   private final Deque<Integer> spares = new ArrayDeque<>();
   private final Map<Integer, Long> borrowed = new HashMap<>();
+  /** Pointer buttons pressed and not yet released (mouse_down without mouse_up): released on close. */
+  private final Set<Integer> buttonsDown = new HashSet<>();
   private long lastRebindTypedAt;
 
-  X11Input(X11Connection x, Object lock) {
+  /** Runs on the thread that opens the desktop, before any other thread can reach the connection. */
+  X11Input(X11Connection x, DisplayGuard guard) {
     this.x = x;
-    this.lock = lock;
+    this.guard = guard;
     IntByReference min = new IntByReference();
     IntByReference max = new IntByReference();
     Xlib.X.XDisplayKeycodes(x.dpy, min, max);
@@ -74,21 +80,24 @@ final class X11Input implements InputBackend {
 
   @Override
   public void motion(int px, int py) {
-    synchronized (lock) {
-      X.XTestFakeMotionEvent(x.dpy, x.screen, px, py, 0);
-    }
+    guard.run(() -> X.XTestFakeMotionEvent(x.dpy, x.screen, px, py, 0));
   }
 
   @Override
   public void button(int button, boolean press) {
-    synchronized (lock) {
+    guard.run(() -> {
       X.XTestFakeButtonEvent(x.dpy, button, press, 0);
-    }
+      if (press) {
+        buttonsDown.add(button);
+      } else {
+        buttonsDown.remove(button);
+      }
+    });
   }
 
   @Override
   public void keyCombo(List<Long> modifierKeysyms, long keysym) {
-    synchronized (lock) {
+    guard.run(() -> {
       List<Integer> mods = new ArrayList<>();
       for (long m : modifierKeysyms) {
         mods.add(keycodeFor(m)[0]);
@@ -111,14 +120,23 @@ final class X11Input implements InputBackend {
         X.XTestFakeKeyEvent(x.dpy, mods.get(i), false, 0);
       }
       Xlib.X.XSync(x.dpy, false);
-    }
+    });
   }
 
   @Override
   public void typeKeysyms(List<Long> keysyms) {
-    synchronized (lock) {
+    guard.run(() -> {
       int shift = keycodeFor(Keysyms.SHIFT_L)[0];
+      int typed = 0;
       for (long ks : keysyms) {
+        // A long text holds the connection for a while: a stopping runtime or a closed session
+        // (interrupt) ends it between two keys, never between a key's press and its release.
+        if (guard.closing() || Thread.currentThread().isInterrupted()) {
+          Xlib.X.XSync(x.dpy, false);
+          throw AciRuntimeException.environment("type_text stopped after " + typed + " of " + keysyms.size()
+              + " keys: the session or the runtime is closing");
+        }
+        typed++;
         int[] key = keycodeFor(ks);
         if (key[1] == 1) {
           X.XTestFakeKeyEvent(x.dpy, shift, true, 0);
@@ -134,10 +152,10 @@ final class X11Input implements InputBackend {
         }
       }
       Xlib.X.XSync(x.dpy, false);
-    }
+    });
   }
 
-  /** [keycode, level] for a keysym, binding a spare keycode when the map lacks it. Caller holds the lock. */
+  /** [keycode, level] for a keysym, binding a spare keycode when the map lacks it. Caller is inside the guard. */
   private int[] keycodeFor(long keysym) {
     int[] found = lookup.get(keysym);
     if (found != null) {
@@ -175,7 +193,7 @@ final class X11Input implements InputBackend {
 
   @Override
   public int[] pointer() {
-    synchronized (lock) {
+    return guard.call(() -> {
       LongByReference root = new LongByReference();
       LongByReference child = new LongByReference();
       IntByReference rx = new IntByReference();
@@ -185,25 +203,30 @@ final class X11Input implements InputBackend {
       IntByReference mask = new IntByReference();
       Xlib.X.XQueryPointer(x.dpy, x.root, root, child, rx, ry, wx, wy, mask);
       return new int[] {rx.getValue(), ry.getValue()};
-    }
+    });
   }
 
   @Override
   public void sync() {
-    synchronized (lock) {
-      Xlib.X.XSync(x.dpy, false);
-    }
+    guard.run(() -> Xlib.X.XSync(x.dpy, false));
   }
 
-  /** Gives every borrowed keycode its empty map back. */
-  void restoreKeymap() {
-    synchronized (lock) {
-      for (int code : borrowed.keySet()) {
-        Xlib.X.XChangeKeyboardMapping(x.dpy, code, perKeycode, new long[perKeycode], 1);
-      }
-      borrowed.clear();
-      Xlib.X.XSync(x.dpy, false);
+  /**
+   * Leaves the server's input as the runtime found it: buttons a client pressed and never
+   * released go up, and every borrowed keycode gets its empty map back (the server keeps a
+   * client's keymap changes after the client disconnects). Called once, by the desktop's close,
+   * under the guard and after every other user of the connection has stopped.
+   */
+  void restore() {
+    for (int b : buttonsDown) {
+      X.XTestFakeButtonEvent(x.dpy, b, false, 0);
     }
+    buttonsDown.clear();
+    for (int code : borrowed.keySet()) {
+      Xlib.X.XChangeKeyboardMapping(x.dpy, code, perKeycode, new long[perKeycode], 1);
+    }
+    borrowed.clear();
+    Xlib.X.XSync(x.dpy, false);
   }
 
   private static void sleep(long ms) {

@@ -21,24 +21,24 @@ import java.util.Optional;
  */
 final class X11Windows implements WindowBackend {
   private final X11Connection x;
-  private final Object lock;
+  private final DisplayGuard guard;
 
-  X11Windows(X11Connection x, Object lock) {
+  X11Windows(X11Connection x, DisplayGuard guard) {
     this.x = x;
-    this.lock = lock;
+    this.guard = guard;
   }
 
   @Override
   public boolean windowManagerPresent() {
-    synchronized (lock) {
+    return guard.call(() -> {
       long[] check = x.windowList(x.root, "_NET_SUPPORTING_WM_CHECK");
       return check.length == 1 && x.attributes(check[0]) != null;
-    }
+    });
   }
 
   @Override
   public List<WindowInfo> list() {
-    synchronized (lock) {
+    return guard.call(() -> {
       long[] ids = windowManagerPresent() ? x.windowList(x.root, "_NET_CLIENT_LIST") : rootChildren();
       long active = activeId();
       List<WindowInfo> out = new ArrayList<>();
@@ -51,7 +51,7 @@ final class X11Windows implements WindowBackend {
         out.add(new WindowInfo(id, title(id), appClass(id), pid(id), bounds, id == active));
       }
       return out;
-    }
+    });
   }
 
   private long[] rootChildren() {
@@ -109,10 +109,10 @@ final class X11Windows implements WindowBackend {
 
   @Override
   public Optional<Long> active() {
-    synchronized (lock) {
+    return guard.call(() -> {
       long id = activeId();
       return id == 0 ? Optional.empty() : Optional.of(id);
-    }
+    });
   }
 
   /** The active top-level: EWMH's answer if a WM gives one, else the focus window's top-level ancestor. */
@@ -150,18 +150,18 @@ final class X11Windows implements WindowBackend {
 
   @Override
   public Optional<Rect> geometry(long windowId) {
-    synchronized (lock) {
+    return guard.call(() -> {
       if (windowId == 0 || windowId > 0xFFFFFFFFL) {
         return Optional.empty();
       }
       int[] a = x.attributes(windowId);
       return a == null ? Optional.empty() : Optional.of(rootBounds(windowId, a));
-    }
+    });
   }
 
   @Override
   public void activate(long windowId) {
-    synchronized (lock) {
+    guard.run(() -> {
       if (windowId == 0 || windowId > 0xFFFFFFFFL || x.attributes(windowId) == null) {
         throw new AciRuntimeException(AciRuntimeException.Reason.NOT_FOUND,
             String.format("activate_window: window 0x%x not found", windowId));
@@ -187,7 +187,7 @@ final class X11Windows implements WindowBackend {
         throw AciRuntimeException.environment(
             String.format("activate_window: window 0x%x could not be focused (X error %d)", windowId, err));
       }
-    }
+    });
   }
 
 }
