@@ -12,7 +12,7 @@ import java.util.List;
 /**
  * The guest runtime: an X11 desktop driven over ACI v0 on a WebSocket. Start one with
  * {@link #start(Options)}; {@link #close()} stops the listener, kills running execs and releases
- * the display.
+ * the display (in that order: see docs/adr/0014-runtime-shutdown.md).
  */
 public final class AciRuntime implements AutoCloseable {
   /** The reference runtime's default listen address. */
@@ -37,11 +37,14 @@ public final class AciRuntime implements AutoCloseable {
   }
 
   private final X11Desktop desktop;
+  private final ExecRunner exec;
   private final SessionHost host;
   private final AciServer server;
+  private boolean closed; // guarded by this
 
-  private AciRuntime(X11Desktop desktop, SessionHost host, AciServer server) {
+  private AciRuntime(X11Desktop desktop, ExecRunner exec, SessionHost host, AciServer server) {
     this.desktop = desktop;
+    this.exec = exec;
     this.host = host;
     this.server = server;
   }
@@ -58,12 +61,13 @@ public final class AciRuntime implements AutoCloseable {
   /** As {@link #start(Options)}, with the structured engine reaching the buses {@code structured} names. */
   public static AciRuntime start(Options o, AtspiSettings structured) {
     X11Desktop desktop = X11Desktop.open(o.display());
+    ExecRunner exec = new ExecRunner();
     SessionHost host = null;
     try {
-      host = new SessionHost(desktop, new ExecRunner(), o.token(), o.allowExec(), o.limits(), o.version(),
+      host = new SessionHost(desktop, exec, o.token(), o.allowExec(), o.limits(), o.version(),
           AtspiEngine.create(structured));
       AciServer server = AciServer.start(host, o.host(), o.port(), o.allowedOrigins());
-      return new AciRuntime(desktop, host, server);
+      return new AciRuntime(desktop, exec, host, server);
     } catch (RuntimeException e) {
       if (host != null) {
         host.close();
@@ -87,10 +91,28 @@ public final class AciRuntime implements AutoCloseable {
     return host;
   }
 
+  /**
+   * Stops the runtime, each step after the previous one has finished: refuse connections and end
+   * every session, waiting for their action and screencast threads (the server); kill every exec
+   * child and reap it; stop the shared timers and pools; only then restore the keymap and close
+   * the X connections, on this thread, with no other user left. Idempotent and thread-safe: a
+   * second caller waits for the first to finish and returns.
+   */
   @Override
-  public void close() {
-    server.close();
-    host.close();
-    desktop.close();
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      server.close();
+    } finally {
+      try {
+        exec.close();
+        host.close();
+      } finally {
+        desktop.close();
+      }
+    }
   }
 }

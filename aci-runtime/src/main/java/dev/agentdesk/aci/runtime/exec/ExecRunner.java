@@ -13,6 +13,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -22,7 +24,8 @@ import java.util.function.Consumer;
  * (through util-linux {@code setsid}, which calls setsid(2) and then execs in the same process, so
  * the child's pid is its process-group id); a timeout or a {@link Running#kill()} sends SIGKILL to
  * the whole group, grandchildren included. At most {@link ExecLimits#MAX_CONCURRENT} run at once
- * per runner.
+ * per runner. {@link #close()} kills every child still running and refuses new ones, so a stopping
+ * runtime leaves no child behind whichever session started it.
  */
 public final class ExecRunner {
   private static final int SIGKILL = 9;
@@ -34,7 +37,13 @@ public final class ExecRunner {
     int kill(int pid, int sig);
   }
 
+  /** How long {@link #close()} waits for killed children to be reaped. */
+  private static final long CLOSE_WAIT_MS = 1000;
+
   private final Semaphore slots = new Semaphore(ExecLimits.MAX_CONCURRENT);
+  /** Children started and not yet exited. */
+  private final Set<Running> live = ConcurrentHashMap.newKeySet();
+  private volatile boolean closed;
 
   /** A child that is running. */
   public final class Running {
@@ -60,7 +69,13 @@ public final class ExecRunner {
     }
 
     private ExecOutcome await(long timeoutMs) throws InterruptedException {
-      boolean exited = process.waitFor(timeoutMs, TimeUnit.MILLISECONDS);
+      boolean exited;
+      try {
+        exited = process.waitFor(timeoutMs, TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        kill(); // whoever waits gives up (its session or the runtime is closing): the child goes too
+        throw e;
+      }
       boolean timedOut = false;
       if (!exited) {
         timedOut = true;
@@ -85,6 +100,9 @@ public final class ExecRunner {
 
   /** Starts a child (a slot must be held); spawn failures carry the {@code exec_spawn_failed:} prefix. */
   private Running spawn(ExecRequest req) {
+    if (closed) {
+      throw spawnFailed("the runtime is stopping");
+    }
     File cwd = req.cwd() == null ? null : new File(req.cwd());
     if (cwd != null && !cwd.isDirectory()) {
       throw spawnFailed("cwd " + req.cwd() + ": No such file or directory (os error 2)");
@@ -106,6 +124,11 @@ public final class ExecRunner {
     try {
       Process p = pb.start();
       Running running = new Running(p);
+      live.add(running);
+      p.onExit().thenRun(() -> live.remove(running));
+      if (closed) {
+        running.kill(); // close() ran while this child was being started and could not see it
+      }
       if (req.stdin() != null) {
         byte[] in = req.stdin().getBytes(StandardCharsets.UTF_8);
         Thread writer = new Thread(() -> {
@@ -223,6 +246,30 @@ public final class ExecRunner {
     waiter.setDaemon(true);
     waiter.start();
     return r;
+  }
+
+  /**
+   * Refuses new children, sends SIGKILL to every running child's process group, and waits (up to
+   * a second in total) until they are reaped. Idempotent.
+   */
+  public void close() {
+    closed = true;
+    List<Running> all = new ArrayList<>(live);
+    all.forEach(Running::kill);
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_WAIT_MS);
+    for (Running r : all) {
+      try {
+        r.process.waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
+  /** Children started by this runner that have not exited yet. */
+  public int running() {
+    return live.size();
   }
 
   private static void closeQuietly(InputStream in) {

@@ -137,6 +137,24 @@ public final class Screencasts implements AutoCloseable {
     }
   }
 
+  /**
+   * After {@link #close}: waits until the capture and sender threads have ended (a tick in
+   * progress finishes its capture and encode first), or until {@code deadlineNanos}.
+   */
+  public boolean awaitStopped(long deadlineNanos) throws InterruptedException {
+    ScheduledExecutorService t;
+    ExecutorService s;
+    synchronized (this) {
+      t = ticks;
+      s = sender;
+    }
+    if (t == null) {
+      return true;
+    }
+    boolean ticksDone = t.awaitTermination(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+    return s.awaitTermination(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS) && ticksDone;
+  }
+
   private static java.util.concurrent.ThreadFactory daemon(String name) {
     AtomicInteger n = new AtomicInteger();
     return r -> {

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.eclipse.jetty.websocket.api.Callback;
@@ -32,6 +33,9 @@ public final class AciServer implements AutoCloseable {
   /** Most concurrent connections (the reference's MAX_CONNECTIONS). */
   public static final int MAX_CONNECTIONS = 64;
   public static final String ORIGIN_REJECTED = "browser WebSocket origin is not allowed by --allowed-origin";
+  public static final String STOPPING = "the runtime is stopping";
+  /** How long {@link #close} waits for the sessions' action and screencast threads to end. */
+  private static final long SESSION_STOP_MS = 2000;
   /** Jetty's own idle timeout sits above the protocol's 15-minute idle timeout, which fires first. */
   private static final Duration TRANSPORT_IDLE = Duration.ofMinutes(16);
 
@@ -39,6 +43,8 @@ public final class AciServer implements AutoCloseable {
   private final SessionHost host;
   private final Set<String> allowedOrigins;
   private final Map<String, Session> sessions = new ConcurrentHashMap<>();
+  /** Set first thing in {@link #close}: upgrades are refused and a connection that slips in is closed. */
+  private final AtomicBoolean closing = new AtomicBoolean();
 
   private AciServer(SessionHost host, List<String> allowedOrigins) {
     this.host = host;
@@ -63,7 +69,8 @@ public final class AciServer implements AutoCloseable {
         ws.onConnect(ctx -> {
           Session s = new Session(host, new WsTransport(ctx));
           sessions.put(ctx.sessionId(), s);
-          if (sessions.size() > MAX_CONNECTIONS) {
+          // read after the put: either close() sees this session or this sees close() (or both)
+          if (sessions.size() > MAX_CONNECTIONS || closing.get()) {
             sessions.remove(ctx.sessionId());
             s.onClose();
             ctx.closeSession();
@@ -88,6 +95,9 @@ public final class AciServer implements AutoCloseable {
   }
 
   private void admit(Context ctx) {
+    if (closing.get()) {
+      refuse(ctx, HttpStatus.SERVICE_UNAVAILABLE, STOPPING);
+    }
     List<String> origins = Collections.list(ctx.req().getHeaders("Origin"));
     if (origins.size() > 1 || (origins.size() == 1 && !allowedOrigins.contains(origins.get(0)))) {
       refuse(ctx, HttpStatus.FORBIDDEN, ORIGIN_REJECTED);
@@ -167,9 +177,34 @@ public final class AciServer implements AutoCloseable {
     return sessions.values().stream().mapToLong(Session::queuedBytes).sum();
   }
 
+  /**
+   * Stops in this order: refuse new connections; end every session (its worker, screencasts and
+   * exec children) and wait, at most {@value #SESSION_STOP_MS} ms in all, until no session thread
+   * runs any more — after this returns none of them touches the desktop; then stop Jetty, which
+   * closes the sockets. Idempotent.
+   */
   @Override
   public void close() {
-    sessions.values().forEach(Session::onClose);
+    if (!closing.compareAndSet(false, true)) {
+      return;
+    }
+    List<Session> all = List.copyOf(sessions.values());
+    all.forEach(Session::onClose);
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SESSION_STOP_MS);
+    int late = 0;
+    for (Session s : all) {
+      try {
+        if (!s.awaitStopped(deadline)) {
+          late++;
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    if (late > 0) {
+      LOG.warn("{} of {} sessions still had a running action after {} ms", late, all.size(), SESSION_STOP_MS);
+    }
     try {
       app.stop();
     } catch (RuntimeException e) {

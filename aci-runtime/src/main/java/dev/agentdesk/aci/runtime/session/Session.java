@@ -27,6 +27,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,6 +59,7 @@ public final class Session {
   private volatile long lastActivityNanos = System.nanoTime();
   private volatile boolean authenticated;
   private volatile boolean closed;
+  private final AtomicBoolean closing = new AtomicBoolean();
 
   public Session(SessionHost host, Transport transport) {
     this.host = host;
@@ -388,9 +390,13 @@ public final class Session {
     onClose();
   }
 
-  /** The connection is gone: stop timers and work, kill this session's children. */
+  /**
+   * The connection is gone (or the runtime is stopping): stop timers and work, kill this session's
+   * children. Returns at once — an action in progress is interrupted, not awaited (see
+   * {@link #awaitStopped}); safe to call from several threads, only the first does anything.
+   */
   public void onClose() {
-    if (closed) {
+    if (!closing.compareAndSet(false, true)) {
       return;
     }
     closed = true;
@@ -406,6 +412,18 @@ public final class Session {
     if (structured != null) {
       structured.close();
     }
+  }
+
+  /**
+   * After {@link #onClose}: waits until this session's worker and screencast threads have ended,
+   * so that none of them touches the desktop any more, or until {@code deadlineNanos}
+   * ({@link System#nanoTime()}).
+   *
+   * @return whether they all ended in time
+   */
+  public boolean awaitStopped(long deadlineNanos) throws InterruptedException {
+    boolean workerDone = worker.awaitTermination(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+    return screencasts.awaitStopped(deadlineNanos) && workerDone;
   }
 
   /** Query names looked up without the decoder (which would reject an unknown one as invalid). */

@@ -186,6 +186,55 @@ class ExecRunnerTest {
     assertThat(r).isNotNull();
   }
 
+  @Test
+  void closeKillsEveryChildReapsThemAndRefusesNewOnes() throws Exception {
+    ExecRunner own = new ExecRunner();
+    ExecRunner.Running streamed = own.startStreamed(shell("sleep 30 & sleep 31 & wait", 60_000), c -> {}, e -> {});
+    CompletableFuture<ExecRunner.Running> buffered = new CompletableFuture<>();
+    CompletableFuture<BufferedResult> result = CompletableFuture.supplyAsync(() -> {
+      try {
+        return own.runBuffered(shell("sleep 32", 60_000), buffered::complete);
+      } catch (InterruptedException e) {
+        throw new IllegalStateException(e);
+      }
+    });
+    long bufferedPid = buffered.get(10, TimeUnit.SECONDS).pid();
+    assertThat(own.running()).isEqualTo(2);
+    long started = System.nanoTime();
+    own.close();
+    assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).as("close waits at most 1 s").isLessThan(1500);
+    assertThat(ProcessHandle.of(streamed.pid())).isEmpty();
+    assertThat(ProcessHandle.of(bufferedPid)).isEmpty();
+    assertThat(groupMembers(streamed.pid())).as("the streamed child's grandchildren").isEmpty();
+    assertThat(result.get(5, TimeUnit.SECONDS).outcome().signal()).isEqualTo(9);
+    assertThat(own.running()).isZero();
+    assertThatThrownBy(() -> own.runBuffered(argv("true"), x -> {}))
+        .hasMessage("exec_spawn_failed: the runtime is stopping");
+    own.close(); // idempotent
+  }
+
+  @Test
+  void anInterruptedBufferedWaitKillsItsChild() throws Exception {
+    CompletableFuture<Long> pid = new CompletableFuture<>();
+    Thread waiter = new Thread(() -> {
+      try {
+        runner.runBuffered(shell("sleep 33", 60_000), r -> pid.complete(r.pid()));
+      } catch (InterruptedException expected) {
+        // the pool thread of a closing session
+      }
+    });
+    waiter.start();
+    long child = pid.get(10, TimeUnit.SECONDS);
+    waiter.interrupt();
+    waiter.join(5000);
+    assertThat(waiter.isAlive()).isFalse();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+    while (ProcessHandle.of(child).isPresent() && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    assertThat(ProcessHandle.of(child)).as("child %d killed", child).isEmpty();
+  }
+
   private static List<String> groupMembers(long pgid) throws Exception {
     Thread.sleep(100);
     List<String> members = new ArrayList<>();
