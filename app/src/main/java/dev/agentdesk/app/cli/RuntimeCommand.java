@@ -4,6 +4,7 @@ import dev.agentdesk.aci.runtime.AciRuntime;
 import dev.agentdesk.aci.runtime.AciRuntimeException;
 import dev.agentdesk.app.runtime.ListenAddress;
 import dev.agentdesk.app.runtime.OwnXvfb;
+import dev.agentdesk.app.runtime.StopSignals;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -53,8 +54,15 @@ public final class RuntimeCommand implements Callable<Integer> {
     String xvfb;
   }
 
-  /** Released to stop a running runtime (tests; the shutdown hook interrupts the same wait). */
+  /** Released to stop a running runtime (SIGTERM, SIGINT, tests). */
   final CountDownLatch stop = new CountDownLatch(1);
+
+  /**
+   * The longest a stop may take once it begins. The ordered close needs well under half of it; if
+   * it still runs at the deadline, something is stuck, and the process kills its Xvfb and halts
+   * with status 1 rather than hang.
+   */
+  static final long STOP_DEADLINE_MS = 4500;
 
   @Override
   public Integer call() throws Exception {
@@ -79,12 +87,12 @@ public final class RuntimeCommand implements Callable<Integer> {
       closeQuietly(xvfb);
       throw new UserError(e.getMessage(), e);
     }
-    Thread hook = new Thread(() -> {
-      stop.countDown();
-      runtime.close();
-      closeQuietly(xvfb);
-    }, "agentdesk-runtime-shutdown");
+    Stopper stopper = new Stopper(runtime, xvfb);
+    // Any other way the JVM ends (SIGHUP, System.exit elsewhere) runs the same one-time stop; the
+    // hook and this thread never close concurrently, the second caller waits for the first.
+    Thread hook = new Thread(stopper::stop, "agentdesk-runtime-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
+    StopSignals signals = StopSignals.install(stop::countDown);
     PrintWriter out = spec.commandLine().getOut();
     out.printf("agentdesk runtime listening on ws://%s:%d/ (display %s, exec %s%s)%n", addr.host(), runtime.port(),
         display, allowExec ? "on" : "off", allowedOrigins.isEmpty() ? "" : ", origins " + allowedOrigins);
@@ -92,15 +100,64 @@ public final class RuntimeCommand implements Callable<Integer> {
     try {
       stop.await();
     } finally {
+      Thread deadline = deadline(xvfb);
       try {
-        Runtime.getRuntime().removeShutdownHook(hook);
-      } catch (IllegalStateException shuttingDown) {
-        // the hook is running and closes everything itself
+        stopper.stop();
+      } finally {
+        deadline.interrupt();
+        signals.close();
+        try {
+          Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+          // the hook runs now or soon; its stop() returns at once
+        }
       }
-      runtime.close();
-      closeQuietly(xvfb);
     }
     return 0;
+  }
+
+  /** Stops the runtime, then its own Xvfb: once, whichever thread asks first; later callers wait for it. */
+  private static final class Stopper {
+    private final AciRuntime runtime;
+    private final OwnXvfb xvfb;
+    private boolean done; // guarded by this
+
+    Stopper(AciRuntime runtime, OwnXvfb xvfb) {
+      this.runtime = runtime;
+      this.xvfb = xvfb;
+    }
+
+    synchronized void stop() {
+      if (done) {
+        return;
+      }
+      done = true;
+      try {
+        runtime.close();
+      } finally {
+        closeQuietly(xvfb);
+      }
+    }
+  }
+
+  /** A daemon that ends the process if the stop outlives {@link #STOP_DEADLINE_MS}; interrupt it when done. */
+  private static Thread deadline(OwnXvfb xvfb) {
+    Thread t = new Thread(() -> {
+      try {
+        Thread.sleep(STOP_DEADLINE_MS);
+      } catch (InterruptedException done) {
+        return;
+      }
+      System.err.println("agentdesk runtime: stopping took longer than " + STOP_DEADLINE_MS
+          + " ms; killing its Xvfb and exiting");
+      if (xvfb != null) {
+        xvfb.kill();
+      }
+      Runtime.getRuntime().halt(1);
+    }, "agentdesk-runtime-stop-deadline");
+    t.setDaemon(true);
+    t.start();
+    return t;
   }
 
   private String readToken() {
