@@ -1,0 +1,175 @@
+package dev.agentdesk.agents;
+
+import dev.agentdesk.agents.AgentException.Reason;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Per-agent rules: how to launch (with the first prompt where the CLI takes one as an argument),
+ * how to resume, and where the transcript is. The table in docs/agents.md is this class in prose;
+ * keep them together.
+ */
+final class AgentRules {
+  private AgentRules() {}
+
+  /** How the first prompt reaches the agent. */
+  enum PromptMode {
+    /** A trailing positional argument ({@code claude "fix it"}, {@code codex "fix it"}). */
+    POSITIONAL,
+    /** After an option ({@code gemini -i "fix it"}). */
+    OPTION,
+    /** Typed into the terminal, followed by Enter, once the agent's first screen is quiet. */
+    TYPED
+  }
+
+  /** Where a transcript is looked for. */
+  enum TranscriptRule {
+    /** {@code <uuid>.jsonl} in any folder of {@code ~/.claude/projects}, uuid = our {@code --session-id}. */
+    CLAUDE_BY_ID,
+    /** The rollout under {@code ~/.codex/sessions} whose session_meta cwd is the worktree, started after the spawn. */
+    CODEX_BY_CWD,
+    /** The newest file under a folder, modified after the spawn, that mentions the worktree path. */
+    NEWEST_MENTIONING_CWD,
+    /** A file in the worktree itself (aider's chat history). */
+    IN_WORKTREE,
+    NONE
+  }
+
+  static PromptMode promptMode(AgentType t) {
+    return switch (t) {
+      case CLAUDE, CODEX -> PromptMode.POSITIONAL;
+      case GEMINI, OPENCODE, COPILOT -> PromptMode.OPTION;
+      case AIDER, COMMAND -> PromptMode.TYPED;
+    };
+  }
+
+  private static String promptOption(AgentType t) {
+    return switch (t) {
+      case GEMINI -> "--prompt-interactive";
+      case OPENCODE -> "--prompt";
+      case COPILOT -> "--interactive";
+      default -> null;
+    };
+  }
+
+  /** argv for a first launch; {@code launchId} is the session id agentdesk chose (used by Claude). */
+  static List<String> launch(AgentType t, String executable, List<String> args, String launchId,
+      Optional<String> prompt) {
+    List<String> argv = new ArrayList<>();
+    argv.add(executable);
+    if (t == AgentType.CLAUDE) {
+      argv.add("--session-id");
+      argv.add(launchId);
+    }
+    argv.addAll(args);
+    if (prompt.isPresent() && !prompt.get().isEmpty()) {
+      switch (promptMode(t)) {
+        case POSITIONAL -> argv.add(prompt.get());
+        case OPTION -> {
+          argv.add(promptOption(t));
+          argv.add(prompt.get());
+        }
+        case TYPED -> { }
+      }
+    }
+    return argv;
+  }
+
+  /**
+   * argv to resume an ended session in its folder. {@code transcriptId} is the provider's session
+   * id when linked (Claude falls back to the id agentdesk chose, which is its session id).
+   *
+   * @throws AgentException {@code NOT_RESUMABLE} for a custom command, or Codex without a linked rollout
+   */
+  static List<String> resume(AgentType t, String executable, List<String> args, String launchId, String transcriptId) {
+    List<String> argv = new ArrayList<>();
+    argv.add(executable);
+    switch (t) {
+      case CLAUDE -> {
+        argv.add("--resume");
+        argv.add(transcriptId != null ? transcriptId : launchId);
+      }
+      case CODEX -> {
+        if (transcriptId == null) {
+          throw new AgentException(Reason.NOT_RESUMABLE,
+              "codex has no linked rollout yet, so there is no session id to resume");
+        }
+        argv.add("resume");
+        argv.add(transcriptId);
+      }
+      case GEMINI -> {
+        argv.add("--resume");
+        argv.add("latest");
+      }
+      case AIDER -> argv.add("--restore-chat-history");
+      case OPENCODE, COPILOT -> {
+        if (transcriptId != null) {
+          argv.add(t == AgentType.OPENCODE ? "--session" : "--resume");
+          argv.add(transcriptId);
+        } else {
+          argv.add("--continue");
+        }
+      }
+      case COMMAND -> throw new AgentException(Reason.NOT_RESUMABLE,
+          "a custom command has no resume rule; start a new session");
+    }
+    argv.addAll(args);
+    return argv;
+  }
+
+  static TranscriptRule transcriptRule(AgentType t) {
+    return switch (t) {
+      case CLAUDE -> TranscriptRule.CLAUDE_BY_ID;
+      case CODEX -> TranscriptRule.CODEX_BY_CWD;
+      case GEMINI, OPENCODE, COPILOT -> TranscriptRule.NEWEST_MENTIONING_CWD;
+      case AIDER -> TranscriptRule.IN_WORKTREE;
+      case COMMAND -> TranscriptRule.NONE;
+    };
+  }
+
+  /** The folder searched for {@link TranscriptRule#NEWEST_MENTIONING_CWD} agents. */
+  static Path transcriptFolder(AgentType t, Path home, Map<String, String> env) {
+    return switch (t) {
+      case GEMINI -> home.resolve(".gemini/tmp");
+      case OPENCODE -> Path.of(env.getOrDefault("XDG_DATA_HOME", home.resolve(".local/share").toString()))
+          .resolve("opencode/storage");
+      case COPILOT -> home.resolve(".copilot/session-state");
+      default -> null;
+    };
+  }
+
+  /**
+   * The executable: {@code command} when given (a path, or a name on PATH), else the agent's CLI
+   * name on PATH. Checked before anything is created.
+   *
+   * @throws AgentException {@code COMMAND_NOT_FOUND} naming what was looked for and where
+   */
+  static Path resolveExecutable(String name, String path, Path cwd) {
+    if (name == null || name.isBlank()) {
+      throw new AgentException(Reason.INVALID_SPEC, "no command given: a custom command needs its argv");
+    }
+    if (name.contains("/")) {
+      Path p = cwd.resolve(name);
+      if (Files.isRegularFile(p) && Files.isExecutable(p)) {
+        return p.toAbsolutePath().normalize();
+      }
+      throw new AgentException(Reason.COMMAND_NOT_FOUND, "command " + name + " is "
+          + (Files.exists(p) ? "not an executable file" : "not found"));
+    }
+    for (String dir : path.split(":")) {
+      if (dir.isEmpty()) {
+        continue;
+      }
+      Path p = Path.of(dir).resolve(name);
+      if (Files.isRegularFile(p) && Files.isExecutable(p)) {
+        return p;
+      }
+    }
+    throw new AgentException(Reason.COMMAND_NOT_FOUND, "'" + name + "' is not on PATH (" + path
+        + "); install it or pass the command's path");
+  }
+}

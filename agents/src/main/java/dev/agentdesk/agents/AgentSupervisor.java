@@ -1,0 +1,216 @@
+package dev.agentdesk.agents;
+
+import dev.agentdesk.terminal.session.Key;
+import dev.agentdesk.terminal.session.PtySession;
+import dev.agentdesk.terminal.session.SessionEvent;
+import dev.agentdesk.terminal.session.SessionException;
+import dev.agentdesk.terminal.session.SessionListener;
+import java.nio.file.Files;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * The live side of {@link AgentSessions}: the sessions running in this process, the PTY listener
+ * that follows each terminal's state, the poller that finds and reads transcripts, snapshots and
+ * events. The public class keeps the operations; this one keeps them up to date.
+ */
+final class AgentSupervisor implements AutoCloseable {
+  private static final long PERSIST_ACTIVITY_MS = 5000;
+  final Map<String, LiveAgent> live = new ConcurrentHashMap<>();
+  private final AgentSessions.Config config;
+  private final AgentStore store;
+  private final TranscriptWatch watch;
+  private final List<Consumer<AgentEvent>> listeners = new CopyOnWriteArrayList<>();
+  private final ScheduledExecutorService poller;
+
+  AgentSupervisor(AgentSessions.Config config, AgentStore store, TranscriptWatch watch) {
+    this.config = config;
+    this.store = store;
+    this.watch = watch;
+    this.poller = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "agent-sessions-poller");
+      t.setDaemon(true);
+      return t;
+    });
+    poller.scheduleWithFixedDelay(this::pollAll, config.poll().toMillis(), config.poll().toMillis(),
+        TimeUnit.MILLISECONDS);
+  }
+
+  void addListener(Consumer<AgentEvent> l) {
+    listeners.add(l);
+  }
+
+  void removeListener(Consumer<AgentEvent> l) {
+    listeners.remove(l);
+  }
+
+  /** A worktree folder that vanished turns the session into {@link Lifecycle#WORKTREE_MISSING} (stored). */
+  boolean noticeMissing(LiveAgent agent) {
+    if (agent.row.lifecycle() != Lifecycle.WORKTREE_MISSING && !Files.isDirectory(agent.row.worktree())) {
+      agent.row = agent.row.withLifecycle(Lifecycle.WORKTREE_MISSING);
+      store.put(agent.row);
+      return true;
+    }
+    return false;
+  }
+
+  AgentSession snapshot(LiveAgent a) {
+    synchronized (a) {
+      SessionRow r = a.row;
+      boolean running = a.running();
+      AgentStatus status = StatusRules.combine(r.lifecycle(), running ? a.terminal : null, a.turn(), a.questionSeq,
+          a.pty == null ? 0 : a.pty.spec().clock().nowMillis());
+      a.lastStatus = status;
+      Instant activity = a.lastActivity.isAfter(r.lastActivityAt()) ? a.lastActivity : r.lastActivityAt();
+      return new AgentSession(r.id(), r.agent(), r.name(), r.repo(), r.worktree(), r.branch(), r.base(),
+          r.baseCommit(), r.baseBranch(), r.inPlace(), r.argv(), r.launchId(), r.terminalId(),
+          r.transcript(), r.transcriptStatus(), r.lifecycle(), status, running ? a.terminal : null, a.tokens,
+          r.createdAt(), activity);
+    }
+  }
+
+  SessionListener listenerFor(LiveAgent agent) {
+    return new SessionListener() {
+      @Override
+      public void onOutput(byte[] chunk) {
+        synchronized (agent) {
+          agent.sawOutput = true;
+          agent.lastActivity = Instant.now();
+        }
+      }
+
+      @Override
+      public void onEvent(SessionEvent event) {
+        if (event instanceof SessionEvent.StateChanged sc) {
+          synchronized (agent) {
+            boolean raised = sc.state().awaitingInput() && (agent.terminal == null || !agent.terminal.awaitingInput());
+            if (raised) {
+              agent.questionSeq = agent.turn().seq();
+            }
+            agent.terminal = sc.state();
+          }
+          emit(new AgentEvent.Changed(snapshot(agent)));
+        } else if (event instanceof SessionEvent.Exited) {
+          String terminalId;
+          synchronized (agent) {
+            terminalId = agent.row.terminalId();
+            if (agent.row.lifecycle() == Lifecycle.RUNNING) {
+              agent.row = agent.row.withLifecycle(Lifecycle.ENDED).withActivity(Instant.now());
+              safePut(agent.row);
+            }
+          }
+          emit(new AgentEvent.Changed(snapshot(agent)));
+          config.host().ended(terminalId);
+        }
+      }
+    };
+  }
+
+  void pollAll() {
+    long now = System.currentTimeMillis();
+    Set<String> claimed = new HashSet<>();
+    for (SessionRow r : store.all()) {
+      if (r.transcript() != null) {
+        claimed.add(r.transcript().sessionId());
+      }
+    }
+    for (LiveAgent agent : live.values()) {
+      try {
+        boolean changed;
+        synchronized (agent) {
+          if (!agent.running()) {
+            continue;
+          }
+          changed = noticeMissing(agent);
+          TranscriptWatch.Step step = watch.step(agent, claimed, now);
+          if (step.newRow() != null) {
+            agent.row = step.newRow();
+            safePut(agent.row);
+            if (agent.row.transcript() != null) {
+              claimed.add(agent.row.transcript().sessionId());
+            }
+          }
+          changed |= step.changed();
+          changed |= typePendingPrompt(agent, now);
+          if (agent.lastActivity.toEpochMilli() - agent.lastPersistedActivity.toEpochMilli() > PERSIST_ACTIVITY_MS) {
+            agent.row = agent.row.withActivity(agent.lastActivity);
+            agent.lastPersistedActivity = agent.lastActivity;
+            safePut(agent.row);
+          }
+        }
+        AgentStatus before = agent.lastStatus;
+        AgentSession s = snapshot(agent);
+        if (changed || !s.status().equals(before)) {
+          emit(new AgentEvent.Changed(s));
+        }
+      } catch (RuntimeException e) {
+        // one session's trouble (a file that vanished mid-read) must not stop the others' polling
+        System.err.println("agentdesk: agent session " + agent.row.id() + ": poll failed: " + e);
+      }
+    }
+  }
+
+  /** Types the first prompt for agents that take it typed, once their first screen has gone quiet. */
+  private boolean typePendingPrompt(LiveAgent agent, long nowMs) {
+    if (agent.pendingPrompt == null) {
+      return false;
+    }
+    boolean quiet = agent.sawOutput && agent.terminal != null && !agent.terminal.busy();
+    if (!quiet && nowMs - agent.row.spawnedAt().toEpochMilli() < 5000) {
+      return false;
+    }
+    String prompt = agent.pendingPrompt;
+    agent.pendingPrompt = null;
+    PtySession pty = agent.pty;
+    poller.execute(() -> {
+      try {
+        pty.write(prompt);
+        Thread.sleep(40);
+        pty.sendKey(Key.ENTER);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (SessionException e) {
+        // the agent exited before its prompt: nothing to type into
+      }
+    });
+    return true;
+  }
+
+  void safePut(SessionRow r) {
+    try {
+      store.put(r);
+    } catch (AgentException e) {
+      System.err.println("agentdesk: " + e.getMessage());
+    }
+  }
+
+  void emit(AgentEvent e) {
+    for (Consumer<AgentEvent> l : listeners) {
+      try {
+        l.accept(e);
+      } catch (RuntimeException ex) {
+        System.err.println("agentdesk: agent event listener failed: " + ex);
+      }
+    }
+  }
+
+
+  @Override
+  public void close() {
+    poller.shutdownNow();
+    for (LiveAgent a : live.values()) {
+      if (a.running()) {
+        a.pty.close();
+      }
+    }
+  }
+}
