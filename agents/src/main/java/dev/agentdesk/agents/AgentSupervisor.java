@@ -68,7 +68,10 @@ final class AgentSupervisor implements AutoCloseable {
       SessionRow r = a.row;
       boolean running = a.running();
       AgentStatus status = StatusRules.combine(r.lifecycle(), running ? a.terminal : null, a.turn(), a.questionSeq,
-          a.pty == null ? 0 : a.pty.spec().clock().nowMillis());
+          a.questionContradicted, a.pty == null ? 0 : a.pty.spec().clock().nowMillis());
+      if (status.clearedByTranscript()) {
+        a.questionContradicted = true;
+      }
       a.lastStatus = status;
       Instant activity = a.lastActivity.isAfter(r.lastActivityAt()) ? a.lastActivity : r.lastActivityAt();
       return new AgentSession(r.id(), r.agent(), r.name(), r.repo(), r.worktree(), r.branch(), r.base(),
@@ -93,8 +96,10 @@ final class AgentSupervisor implements AutoCloseable {
         if (event instanceof SessionEvent.StateChanged sc) {
           synchronized (agent) {
             boolean raised = sc.state().awaitingInput() && (agent.terminal == null || !agent.terminal.awaitingInput());
-            if (raised) {
+            if (raised || (sc.state().awaitingInput() && agent.terminal != null
+                && !java.util.Objects.equals(sc.state().question(), agent.terminal.question()))) {
               agent.questionSeq = agent.turn().seq();
+              agent.questionContradicted = false;
             }
             agent.terminal = sc.state();
           }

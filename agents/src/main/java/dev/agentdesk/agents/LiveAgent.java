@@ -17,6 +17,8 @@ final class LiveAgent {
   TurnReader reader;
   /** {@code reader}'s line count when the terminal raised its current question. */
   long questionSeq;
+  /** The transcript contradicted the terminal's current question; reset when a question is raised. */
+  boolean questionContradicted;
   /** The first prompt, for agents that take it typed; null once sent. */
   String pendingPrompt;
   boolean sawOutput;

@@ -18,9 +18,12 @@ final class StatusRules {
    * @param turn the transcript's turn state ({@link TurnState#NONE} without a transcript)
    * @param questionSeq {@code turn.seq()} when the terminal raised its current question (so later
    *     transcript lines can be told from earlier ones)
+   * @param contradicted the transcript already contradicted the current terminal question once:
+   *     a turn that ends later does not make that question true (the screen must raise it anew)
    * @param nowMs session-clock time, for the rate limit
    */
-  static AgentStatus combine(Lifecycle lifecycle, SessionState terminal, TurnState turn, long questionSeq, long nowMs) {
+  static AgentStatus combine(Lifecycle lifecycle, SessionState terminal, TurnState turn, long questionSeq,
+      boolean contradicted, long nowMs) {
     if (lifecycle == Lifecycle.WORKTREE_MISSING) {
       return AgentStatus.of(Phase.WORKTREE_MISSING);
     }
@@ -46,7 +49,7 @@ final class StatusRules {
       // IN_TURN is only set on positive evidence of work (a tool call or result, a task start, a
       // prompt): a text line with no stop reason leaves the phase alone.
       boolean working = turn.phase() == TurnState.Phase.IN_TURN;
-      if (userSpokeSince || working) {
+      if (userSpokeSince || working || contradicted) {
         return new AgentStatus(activity(terminal, nowMs), null, null, Evidence.NONE, true);
       }
       Evidence e = turn.phase() == TurnState.Phase.TURN_ENDED ? Evidence.TERMINAL_CONFIRMED : Evidence.TERMINAL_HEURISTIC;

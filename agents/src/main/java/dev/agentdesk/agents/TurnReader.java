@@ -31,6 +31,8 @@ final class TurnReader {
   private TurnState.Phase phase = TurnState.Phase.UNKNOWN;
   private long lastUserSeq;
   private long seq;
+  /** Codex: a task_started not yet followed by task_complete. */
+  private boolean taskOpen;
 
   TurnReader(Path file) {
     this.file = file;
@@ -50,6 +52,7 @@ final class TurnReader {
         partial.setLength(0);
         pending.clear();
         phase = TurnState.Phase.UNKNOWN;
+        taskOpen = false;
       }
       if (len == offset) {
         return false;
@@ -148,12 +151,16 @@ final class TurnReader {
       return;
     }
     // assistant
+    boolean text = false;
     if (content.isArray()) {
       for (JsonNode b : content) {
-        if ("tool_use".equals(b.path("type").asText())) {
+        String bt = b.path("type").asText();
+        if ("tool_use".equals(bt)) {
           String name = b.path("name").asText("");
           String question = QUESTION_TOOLS.contains(name) ? questionText(name, b.path("input")) : null;
           pending.put(b.path("id").asText(), new String[] {question, name, Long.toString(seq)});
+        } else if ("text".equals(bt)) {
+          text = true;
         }
       }
     }
@@ -162,9 +169,13 @@ final class TurnReader {
       phase = TurnState.Phase.TURN_ENDED;
     } else if (stop.equals("tool_use") || !pending.isEmpty()) {
       phase = TurnState.Phase.IN_TURN;
+    } else if (text) {
+      // Visible text with no stop reason: the model has spoken, and whether more follows is not
+      // written down. Older Claude versions write null on every line and no turn_duration, so
+      // this must not count as "mid-turn" (it would clear every real question they ask).
+      phase = TurnState.Phase.UNKNOWN;
     }
-    // A text line with a null stop reason (streamed copies) changes nothing: older Claude versions
-    // write null on every line and no turn_duration, so "no stop reason" must not mean "mid-turn".
+    // thinking-only lines change nothing
   }
 
   private void codex(String type, JsonNode p) {
@@ -176,11 +187,19 @@ final class TurnReader {
           pending.clear();
           phase = TurnState.Phase.IN_TURN;
         }
-        case "task_started" -> phase = TurnState.Phase.IN_TURN;
+        case "task_started" -> {
+          taskOpen = true;
+          phase = TurnState.Phase.IN_TURN;
+        }
         case "task_complete", "turn_aborted", "turn.completed" -> {
+          taskOpen = false;
           pending.clear();
           phase = TurnState.Phase.TURN_ENDED;
         }
+        // A message inside an open task is mid-turn (Codex closes every task it opens); without
+        // task events (older rollouts) it says nothing either way.
+        case "agent_message" -> phase = taskOpen || !pending.isEmpty() ? TurnState.Phase.IN_TURN
+            : TurnState.Phase.UNKNOWN;
         default -> { }
       }
       return;

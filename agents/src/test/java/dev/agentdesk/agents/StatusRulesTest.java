@@ -23,7 +23,7 @@ class StatusRulesTest {
   static final TurnState WORKING = new TurnState(TurnState.Phase.IN_TURN, null, null, 0, 1, 3, 8);
 
   static AgentStatus combine(SessionState t, TurnState turn, long questionSeq) {
-    return StatusRules.combine(Lifecycle.RUNNING, t, turn, questionSeq, 0);
+    return StatusRules.combine(Lifecycle.RUNNING, t, turn, questionSeq, false, 0);
   }
 
   @Test
@@ -79,17 +79,25 @@ class StatusRulesTest {
   }
 
   @Test
+  void aQuestionTheTranscriptContradictedStaysClearedWhenTheTurnLaterEnds() {
+    // the silent tool run ended and the turn with it; the stale "?" on screen is still not a question
+    AgentStatus s = StatusRules.combine(Lifecycle.RUNNING, HEURISTIC_Q, ENDED, 8, true, 0);
+    assertThat(s.phase()).isEqualTo(Phase.IDLE);
+    assertThat(s.clearedByTranscript()).isTrue();
+  }
+
+  @Test
   void withoutAQuestionThePhaseFollowsTheTerminalAndTheLifecycle() {
     assertThat(combine(terminal(true, false, null, false, null), ENDED, 0).phase()).isEqualTo(Phase.BUSY);
     assertThat(combine(terminal(false, false, null, false, null), ENDED, 0)).isEqualTo(AgentStatus.of(Phase.IDLE));
     SessionState limited = terminal(false, false, null, false, null);
     limited = new SessionState(limited.sessionId(), limited.agent(), false, false, null, false, null, 5000L, "limit",
         null, null, false, null, 0, null, null, List.of(), List.of(), null, null, false, 0, false, null);
-    assertThat(StatusRules.combine(Lifecycle.RUNNING, limited, TurnState.NONE, 0, 4000).phase()).isEqualTo(Phase.RATE_LIMITED);
-    assertThat(StatusRules.combine(Lifecycle.RUNNING, limited, TurnState.NONE, 0, 6000).phase()).isEqualTo(Phase.IDLE);
-    assertThat(StatusRules.combine(Lifecycle.ENDED, HEURISTIC_Q, ENDED, 0, 0).phase()).isEqualTo(Phase.ENDED);
-    assertThat(StatusRules.combine(Lifecycle.RUNNING, null, ENDED, 0, 0).phase()).isEqualTo(Phase.ENDED);
-    assertThat(StatusRules.combine(Lifecycle.WORKTREE_MISSING, HEURISTIC_Q, ENDED, 0, 0).phase())
+    assertThat(StatusRules.combine(Lifecycle.RUNNING, limited, TurnState.NONE, 0, false, 4000).phase()).isEqualTo(Phase.RATE_LIMITED);
+    assertThat(StatusRules.combine(Lifecycle.RUNNING, limited, TurnState.NONE, 0, false, 6000).phase()).isEqualTo(Phase.IDLE);
+    assertThat(StatusRules.combine(Lifecycle.ENDED, HEURISTIC_Q, ENDED, 0, false, 0).phase()).isEqualTo(Phase.ENDED);
+    assertThat(StatusRules.combine(Lifecycle.RUNNING, null, ENDED, 0, false, 0).phase()).isEqualTo(Phase.ENDED);
+    assertThat(StatusRules.combine(Lifecycle.WORKTREE_MISSING, HEURISTIC_Q, ENDED, 0, false, 0).phase())
         .isEqualTo(Phase.WORKTREE_MISSING);
   }
 }

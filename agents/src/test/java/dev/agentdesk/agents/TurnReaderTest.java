@@ -58,11 +58,13 @@ class TurnReaderTest {
     r.poll();
     assertThat(r.state().pendingTools()).isEqualTo(1);
     append(f, claudeResult("t1"));
+    r.poll();
+    assertThat(r.state().phase()).isEqualTo(TurnState.Phase.IN_TURN); // the model answers the result next
     append(f, claudeText("Should I also update the docs?", null));
     r.poll();
-    // text with a null stop reason says nothing: the model answered the result, the phase stays
+    // text with a null stop reason: the model spoke, nothing says whether more follows
     assertThat(r.state().pendingTools()).isZero();
-    assertThat(r.state().phase()).isEqualTo(TurnState.Phase.IN_TURN);
+    assertThat(r.state().phase()).isEqualTo(TurnState.Phase.UNKNOWN);
     append(f, claudeText("Should I also update the docs?", "end_turn"));
     r.poll();
     assertThat(r.state().phase()).isEqualTo(TurnState.Phase.TURN_ENDED);
@@ -116,6 +118,9 @@ class TurnReaderTest {
     String done = "{\"type\":\"event_msg\",\"payload\":{\"type\":\"task_complete\"}}";
     assertThat(reader(List.of(started, user, call)).state().pendingTools()).isEqualTo(1);
     assertThat(reader(List.of(started, user, call, out)).state().phase()).isEqualTo(TurnState.Phase.IN_TURN);
+    String msg = "{\"type\":\"event_msg\",\"payload\":{\"type\":\"agent_message\",\"message\":\"Next?\"}}";
+    assertThat(reader(List.of(started, user, msg)).state().phase()).isEqualTo(TurnState.Phase.IN_TURN);
+    assertThat(reader(List.of(user, msg)).state().phase()).isEqualTo(TurnState.Phase.UNKNOWN);
     TurnState s = reader(List.of(started, user, call, out, done)).state();
     assertThat(s.phase()).isEqualTo(TurnState.Phase.TURN_ENDED);
     assertThat(s.lastUserSeq()).isEqualTo(2);
