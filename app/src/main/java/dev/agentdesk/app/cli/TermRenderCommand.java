@@ -1,7 +1,6 @@
 package dev.agentdesk.app.cli;
 
 import dev.agentdesk.terminal.tcap.CaptureFormatException;
-import dev.agentdesk.terminal.tcap.CaptureRecord;
 import dev.agentdesk.terminal.tcap.Direction;
 import dev.agentdesk.terminal.tcap.TcapReader;
 import dev.agentdesk.terminal.vt.LogLine;
@@ -27,9 +26,13 @@ import picocli.CommandLine.Model.CommandSpec;
     description = {
       "Feed a raw byte stream or .tcap capture through the VT engine and print the final screen.",
       "Rows are right-trimmed; trailing blank rows are left out. A .tcap file (TUICCAP1 magic) is replayed"
-          + " record by record, output records only; any other file is one output record."
+          + " record by record, output records only; any other file is one output record.",
+      "The input is streamed: memory does not grow with its length."
     })
 public final class TermRenderCommand implements Callable<Integer> {
+  /** Bytes read and fed per step: the whole input passes through one buffer of this size. */
+  static final int CHUNK_BYTES = 64 * 1024;
+
   @Spec
   CommandSpec spec;
 
@@ -39,7 +42,8 @@ public final class TermRenderCommand implements Callable<Integer> {
   @Option(names = "--rows", defaultValue = "24", description = "Terminal height in rows (default: ${DEFAULT-VALUE}).")
   int rows;
 
-  @Option(names = "--json", description = "Print one JSON object: lines, cursor {row, col} (zero-based), wrapped, alt_screen, log.")
+  @Option(names = "--json", description = "Print one JSON object: lines, cursor {row, col} (zero-based), wrapped, alt_screen,"
+      + " log (the last rows that scrolled off, at most " + VtEngine.DEFAULT_LOG_CAPACITY + ").")
   boolean json;
 
   @Parameters(paramLabel = "FILE", description = "Raw terminal output or a .tcap capture.")
@@ -50,13 +54,16 @@ public final class TermRenderCommand implements Callable<Integer> {
     if (cols < 1 || rows < 1 || cols > 10_000 || rows > 10_000) {
       throw new UserError("--cols and --rows must be between 1 and 10000 (got " + cols + "x" + rows + ")");
     }
-    VtEngine engine = new VtEngine(cols, rows);
+    // The text form shows only the screen, so no scrollback is kept for it; --json's log is bounded.
+    VtEngine engine = new VtEngine(cols, rows, json ? VtEngine.DEFAULT_LOG_CAPACITY : 0);
     try (TcapReader reader = TcapReader.open(file)) {
-      for (CaptureRecord r = reader.next(); r != null; r = reader.next()) {
-        if (r.direction() == Direction.OUTPUT) {
-          engine.feed(r.payload());
+      // Piece by piece through one buffer: a .raw stream or a .tcap record is never held whole,
+      // and no changed rows are built, so nothing per piece is left for the collector either.
+      reader.stream(new byte[CHUNK_BYTES], (direction, micros, buf, off, len) -> {
+        if (direction == Direction.OUTPUT) {
+          engine.feedWithoutChanges(buf, off, len);
         }
-      }
+      });
     } catch (NoSuchFileException e) {
       throw new UserError("no such file: " + file);
     } catch (CaptureFormatException e) {

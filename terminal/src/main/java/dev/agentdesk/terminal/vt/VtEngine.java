@@ -86,6 +86,17 @@ public final class VtEngine {
     return collectChanges();
   }
 
+  /**
+   * Processes {@code buf[off..off+len)} like {@link #feed(byte[], int, int)} but reports nothing:
+   * for a reader that wants only the screen at the end (a renderer of a whole stream), it skips
+   * turning changed rows into text on every chunk, and allocates nothing per chunk. The rows stay
+   * marked, so a later {@link #feed} reports every change since the last report.
+   */
+  public void feedWithoutChanges(byte[] buf, int off, int len) {
+    Objects.checkFromIndexSize(off, len, buf.length);
+    parser.feed(buf, off, len);
+  }
+
   private List<ChangedRow> collectChanges() {
     List<ChangedRow> changes = null;
     boolean[] dirty = screen.dirtyRows();

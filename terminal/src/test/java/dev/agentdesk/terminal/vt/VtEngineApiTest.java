@@ -24,6 +24,23 @@ class VtEngineApiTest {
   }
 
   @Test
+  void feedingWithoutChangesGivesTheSameScreenAndLeavesTheChangesForTheNextFeed() {
+    String stream = "one\r\ntwo" + CSI + "31mred" + CSI + "0m\r\nthree\r\nfour " + CSI + "1;3Hx";
+    VtEngine reported = new VtEngine(12, 3);
+    feed(reported, stream);
+    VtEngine quiet = new VtEngine(12, 3);
+    byte[] b = stream.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    for (int i = 0; i < b.length; i += 5) {
+      quiet.feedWithoutChanges(b, i, Math.min(5, b.length - i));
+    }
+    assertThat(quiet.snapshot()).isEqualTo(reported.snapshot());
+    assertThat(quiet.log()).isEqualTo(reported.log());
+    assertThat(feed(quiet, "")).containsExactly(new ChangedRow(0, "twxred"), new ChangedRow(1, "three"),
+        new ChangedRow(2, "four"));
+    assertThatThrownBy(() -> quiet.feedWithoutChanges(b, 3, b.length)).isInstanceOf(IndexOutOfBoundsException.class);
+  }
+
+  @Test
   void changedRowsFollowTheActiveScreen() {
     VtEngine e = engine(20, 3, "primary");
     // The cursor keeps its place across the switch (as in xterm.js), so go home first.
