@@ -93,6 +93,25 @@ class VtEngineApiTest {
   }
 
   @Test
+  void aFullLogReusingItsRowsShowsEachRowExactly() {
+    // Rows of falling and rising length pass through a 3-row ring many times: a row copied into a
+    // longer row's old storage must not show that row's tail, read early or late.
+    VtEngine e = new VtEngine(12, 1, 3);
+    List<String> all = new ArrayList<>();
+    String[] shapes = {"abcdefghijkl", "xy", "", "mnopq", "z", "日本語", "wide日本 x"};
+    for (int i = 0; i < 40; i++) {
+      String row = shapes[(i * 5) % shapes.length];
+      all.add(row);
+      feed(e, row + "\r\n");
+      if (i % 7 == 0) {
+        assertThat(e.log().get(e.log().size() - 1).text()).isEqualTo(row);
+      }
+    }
+    assertThat(e.log()).extracting(LogLine::text).containsExactlyElementsOf(all.subList(37, 40));
+    assertThat(e.log()).extracting(LogLine::seq).containsExactly(37L, 38L, 39L);
+  }
+
+  @Test
   void logIsBoundedAndKeepsTheNewestRows() {
     VtEngine e = new VtEngine(10, 2, 3);
     for (int i = 0; i < 10; i++) {

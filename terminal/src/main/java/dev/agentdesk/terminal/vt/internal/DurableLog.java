@@ -1,7 +1,5 @@
 package dev.agentdesk.terminal.vt.internal;
 
-import java.util.Arrays;
-
 /**
  * Bounded ring of the primary-screen rows that scrolled off the top, with their soft-wrap flag.
  * Every row ever logged has a sequence number; when the ring is full the oldest row is dropped,
@@ -11,10 +9,16 @@ import java.util.Arrays;
  * it: most rows of a fast stream are overwritten in the ring before anyone asks, and copying an
  * {@code int[]} is several times cheaper than building a String. Rows with combining marks are
  * stored as text at once.
+ *
+ * <p>A full ring copies a new row into the array of the row it drops when that array is long
+ * enough. A row lives for {@code capacity} rows, long enough for the collector to move it to the
+ * old generation, where a new array per row would pile up as garbage and grow the heap with the
+ * length of the stream (gigabytes for a gigabyte streamed); reused, the ring's memory stays put.
  */
 public final class DurableLog {
-  /** Per slot: a String, or an int[] of code points still to be turned into one. */
+  /** Per slot: a String, or an int[] whose first {@code lengths[slot]} code points are still to become one. */
   private final Object[] rows;
+  private final int[] lengths;
   private final boolean[] wrapped;
   private long next; // sequence number the next row gets; rows [next - size, next) are held
   private int size;
@@ -24,6 +28,7 @@ public final class DurableLog {
       throw new IllegalArgumentException("log capacity must be >= 0, got " + capacity);
     }
     rows = new Object[capacity];
+    lengths = new int[capacity];
     wrapped = new boolean[capacity];
   }
 
@@ -38,7 +43,15 @@ public final class DurableLog {
       return;
     }
     int slot = (int) (next % rows.length);
-    rows[slot] = line.clusters == null ? Arrays.copyOf(line.cps, line.contentLength()) : line.text();
+    if (line.clusters == null) {
+      int n = line.contentLength();
+      int[] into = rows[slot] instanceof int[] old && old.length >= n ? old : new int[n];
+      System.arraycopy(line.cps, 0, into, 0, n);
+      rows[slot] = into;
+      lengths[slot] = n;
+    } else {
+      rows[slot] = line.text();
+    }
     wrapped[slot] = line.wrapped;
     next++;
     if (size < rows.length) {
@@ -63,7 +76,7 @@ public final class DurableLog {
     if (row instanceof String s) {
       return s;
     }
-    String s = Line.textOf((int[]) row);
+    String s = Line.textOf((int[]) row, lengths[slot]);
     rows[slot] = s;
     return s;
   }

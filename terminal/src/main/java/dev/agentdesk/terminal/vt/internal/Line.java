@@ -288,10 +288,14 @@ public final class Line {
     return sb.toString();
   }
 
-  /** Text of a copied row of code points (no clusters): blanks become spaces, wide tails vanish. */
-  static String textOf(int[] cps) {
-    StringBuilder sb = new StringBuilder(cps.length);
-    for (int cp : cps) {
+  /**
+   * Text of the first {@code n} code points of a copied row (no clusters): blanks become spaces,
+   * wide tails vanish.
+   */
+  static String textOf(int[] cps, int n) {
+    StringBuilder sb = new StringBuilder(n);
+    for (int i = 0; i < n; i++) {
+      int cp = cps[i];
       if (cp == WIDE_TAIL) {
         continue;
       }
