@@ -1,5 +1,6 @@
 package dev.agentdesk.app.serve;
 
+import dev.agentdesk.app.serve.agents.AgentsArea;
 import dev.agentdesk.app.serve.history.HistoryArea;
 import dev.agentdesk.app.serve.sandboxes.SandboxesArea;
 import dev.agentdesk.app.serve.terminals.TerminalsArea;
@@ -14,6 +15,14 @@ public final class Serve {
 
   /** Starts a server with every area this build has. */
   public static AgentdeskServer start(ServeConfig config) {
+    return start(config, System.getenv());
+  }
+
+  /**
+   * Starts a server whose agents start with {@code agentEnv} (PATH finds their CLIs, HOME their
+   * transcripts).
+   */
+  public static AgentdeskServer start(ServeConfig config, Map<String, String> agentEnv) {
     EventHub events = new EventHub();
     List<ApiArea> areas = new ArrayList<>();
     Map<String, Boolean> features = new LinkedHashMap<>();
@@ -21,8 +30,11 @@ public final class Serve {
     try {
       areas.add(new HistoryArea(config, events));
       features.put("history", true);
-      areas.add(new TerminalsArea(events, config.dataDir()));
+      TerminalsArea terminals = new TerminalsArea(events, config.dataDir());
+      areas.add(terminals);
       features.put("terminals", true);
+      areas.add(new AgentsArea(config.dataDir(), agentEnv, events, terminals));
+      features.put("agents", true);
       areas.add(new SandboxesArea(events));
       features.put("sandboxes", true);
     } catch (RuntimeException e) {

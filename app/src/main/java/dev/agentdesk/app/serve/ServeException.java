@@ -42,19 +42,40 @@ public final class ServeException extends RuntimeException {
   }
 
   private final Reason reason;
+  private final String detailCode;
+  private final java.util.List<String> paths;
 
   public ServeException(Reason reason, String message) {
-    super(message);
-    this.reason = reason;
+    this(reason, message, null, java.util.List.of(), null);
   }
 
   public ServeException(Reason reason, String message, Throwable cause) {
+    this(reason, message, null, java.util.List.of(), cause);
+  }
+
+  /**
+   * @param detailCode the finer reason a module gave (e.g. {@code merge_conflict}), or null
+   * @param paths the files the error is about (conflicting, uncommitted), or empty
+   */
+  public ServeException(Reason reason, String message, String detailCode, java.util.List<String> paths,
+      Throwable cause) {
     super(message, cause);
     this.reason = reason;
+    this.detailCode = detailCode;
+    this.paths = java.util.List.copyOf(paths);
   }
 
   public Reason reason() {
     return reason;
+  }
+
+  /** The finer reason a module gave, or null. */
+  public String detailCode() {
+    return detailCode;
+  }
+
+  public java.util.List<String> paths() {
+    return paths;
   }
 
   public static ServeException badRequest(String message) {

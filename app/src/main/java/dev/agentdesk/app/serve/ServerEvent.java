@@ -18,7 +18,9 @@ import java.util.List;
     @JsonSubTypes.Type(ServerEvent.TerminalState.class),
     @JsonSubTypes.Type(ServerEvent.TerminalEvent.class),
     @JsonSubTypes.Type(ServerEvent.TerminalRemoved.class),
-    @JsonSubTypes.Type(ServerEvent.SandboxesChanged.class)
+    @JsonSubTypes.Type(ServerEvent.SandboxesChanged.class),
+    @JsonSubTypes.Type(ServerEvent.AgentChanged.class),
+    @JsonSubTypes.Type(ServerEvent.AgentRemoved.class)
 })
 public sealed interface ServerEvent {
 
@@ -49,4 +51,12 @@ public sealed interface ServerEvent {
   /** A sandbox was registered or removed. */
   @JsonTypeName("sandboxes-changed")
   record SandboxesChanged() implements ServerEvent {}
+
+  /** An agent session started, changed state, found its transcript, ended, … (the whole agent JSON). */
+  @JsonTypeName("agent")
+  record AgentChanged(Object agent) implements ServerEvent {}
+
+  /** An agent session was forgotten or discarded. */
+  @JsonTypeName("agent-removed")
+  record AgentRemoved(String agent_id) implements ServerEvent {}
 }

@@ -82,6 +82,9 @@ class OpenApiTest {
     if (path.startsWith("/api/sandboxes")) {
       return "sandboxes";
     }
+    if (path.startsWith("/api/agents")) {
+      return "agents";
+    }
     return null;
   }
 

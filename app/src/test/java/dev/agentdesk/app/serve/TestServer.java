@@ -71,6 +71,19 @@ public final class TestServer implements AutoCloseable {
         dir.resolve("claude"), dir.resolve("codex"), true, dir.resolve("data")), dir);
   }
 
+  /**
+   * A loopback server whose agents start with {@code env} (a PATH with stand-in agent CLIs, a
+   * temporary HOME); it imports and tails that HOME's Claude and Codex folders, keeps agents.db
+   * and worktrees under {@code dir/data}.
+   */
+  public static TestServer withAgents(Path dir, java.util.Map<String, String> env) {
+    Path home = Path.of(env.get("HOME"));
+    ServeConfig config = new ServeConfig("127.0.0.1", 0, newToken(),
+        new ServeConfig.Database.SqliteFile(dir.resolve("db").resolve("history.db")),
+        home.resolve(".claude/projects"), home.resolve(".codex/sessions"), true, dir.resolve("data"));
+    return new TestServer(dir, Serve.start(config, env), config.token());
+  }
+
   public static TestServer start(ServeConfig config, Path dir) {
     return new TestServer(dir, Serve.start(config), config.token());
   }

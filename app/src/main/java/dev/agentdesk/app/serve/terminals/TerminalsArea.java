@@ -1,6 +1,7 @@
 package dev.agentdesk.app.serve.terminals;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentdesk.agents.TerminalHost;
 import dev.agentdesk.app.serve.AgentdeskServer;
 import dev.agentdesk.app.serve.ApiArea;
 import dev.agentdesk.app.serve.ErrorBody;
@@ -12,6 +13,7 @@ import dev.agentdesk.app.serve.ServerEvent;
 import dev.agentdesk.terminal.parser.Agent;
 import dev.agentdesk.terminal.session.PtySession;
 import dev.agentdesk.terminal.session.SessionException;
+import dev.agentdesk.terminal.session.SessionListener;
 import dev.agentdesk.terminal.session.SessionSpec;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
@@ -22,6 +24,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -253,6 +256,37 @@ public final class TerminalsArea implements ApiArea, EventSnapshot {
     terminals.put(id, t);
     events.publish(new ServerEvent.TerminalState(id, Json.MAPPER.valueToTree(t.json().state())));
     return t;
+  }
+
+  /**
+   * Starts agents' PTYs as terminals of this server: same id, its screen mirror and sockets
+   * attached from the first byte, listed on the Terminals page. The agents service's listener is
+   * attached beside the terminal's own.
+   */
+  public TerminalHost host() {
+    return new TerminalHost() {
+      @Override
+      public Started start(SessionSpec spec, SessionListener listener) {
+        if (terminals.size() >= MAX_TERMINALS) {
+          throw new SessionException(SessionException.Reason.SPAWN_FAILED,
+              "already " + MAX_TERMINALS + " terminals; kill one first");
+        }
+        String id = UUID.randomUUID().toString().substring(0, 8);
+        String dir = spec.cwd().map(Path::toString).orElse(System.getProperty("user.dir"));
+        Terminal t = new Terminal(id, spec.argv(), dir, spec.cols(), spec.rows(), events, captureDir);
+        PtySession session = PtySession.start(spec, List.of(t, listener));
+        t.attach(session);
+        terminals.put(id, t);
+        events.publish(new ServerEvent.TerminalState(id, Json.MAPPER.valueToTree(t.json().state())));
+        return new Started(id, session);
+      }
+    };
+  }
+
+  /** The state JSON of terminal {@code id}, as {@code GET /api/terminals/{id}} shows it. */
+  public Optional<Object> state(String id) {
+    Terminal t = terminals.get(id);
+    return t == null ? Optional.empty() : Optional.of(t.json().state());
   }
 
   private void remove(Terminal t) {

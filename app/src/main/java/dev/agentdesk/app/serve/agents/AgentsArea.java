@@ -1,0 +1,210 @@
+package dev.agentdesk.app.serve.agents;
+
+import dev.agentdesk.agents.AgentException;
+import dev.agentdesk.agents.AgentSession;
+import dev.agentdesk.agents.AgentSessions;
+import dev.agentdesk.agents.AgentSpec;
+import dev.agentdesk.agents.AgentType;
+import dev.agentdesk.agents.MergeResult;
+import dev.agentdesk.agents.TranscriptLink;
+import dev.agentdesk.app.serve.ApiArea;
+import dev.agentdesk.app.serve.EventHub;
+import dev.agentdesk.app.serve.Json;
+import dev.agentdesk.app.serve.ServeException;
+import dev.agentdesk.app.serve.ServerEvent;
+import dev.agentdesk.app.serve.terminals.TerminalsArea;
+import dev.agentdesk.transcripts.Provider;
+import dev.agentdesk.transcripts.TranscriptException;
+import dev.agentdesk.transcripts.Transcripts;
+import dev.agentdesk.transcripts.assemble.DetailJson;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * Agent sessions over HTTP: {@code /api/agents}. The orchestration is the agents module's; this
+ * area turns requests into {@link AgentSessions} calls, its records into the API's JSON
+ * ({@link AgentJson}), its typed errors into API errors, and its events into {@code /ws/events}.
+ * Agents run in the server's own terminals, so each one is also on the Terminals page and its
+ * terminal socket works as any other.
+ */
+public final class AgentsArea implements ApiArea {
+  private final AgentSessions agents;
+  private final TerminalsArea terminals;
+  private final EventHub events;
+
+  /**
+   * @param dataDir agents.db goes here, and worktrees under {@code worktrees/} unless {@code
+   *     AGENTDESK_WORKTREE_ROOT} names another folder
+   * @param env the environment agents start with (PATH finds their CLIs; HOME their transcripts)
+   */
+  public AgentsArea(Path dataDir, Map<String, String> env, EventHub events, TerminalsArea terminals) {
+    this.terminals = terminals;
+    this.events = events;
+    String root = env.get("AGENTDESK_WORKTREE_ROOT");
+    Path worktrees = root != null && !root.isBlank() ? Path.of(root) : dataDir.resolve("worktrees");
+    AgentSessions.Config config = new AgentSessions.Config(dataDir.resolve("agents.db"), worktrees, env,
+        Duration.ofSeconds(60), Duration.ofMillis(250), terminals.host());
+    this.agents = AgentSessions.open(config);
+    agents.addListener(e -> {
+      if (e instanceof dev.agentdesk.agents.AgentEvent.Changed c) {
+        events.publish(new ServerEvent.AgentChanged(json(c.session())));
+      } else if (e instanceof dev.agentdesk.agents.AgentEvent.Removed r) {
+        events.publish(new ServerEvent.AgentRemoved(r.id()));
+      }
+    });
+  }
+
+  /** {@code POST /api/agents}. */
+  public record NewAgent(String agent, String repo, String worktree, Boolean in_place, String base, String prompt,
+      String command, List<String> args, Integer cols, Integer rows) {}
+
+  /** {@code POST /api/agents/{id}/input}: one of text (typed, then Enter), key, or answer. */
+  public record Input(String text, String key, Integer answer) {}
+
+  @Override
+  public void routes(RoutesConfig r) {
+    r.get("/api/agents", ctx -> ctx.json(call(() -> agents.list().stream().map(this::json).toList())));
+    r.post("/api/agents", ctx -> ctx.status(201).json(json(call(() -> agents.start(spec(ctx))))));
+    r.get("/api/agents/{id}", ctx -> ctx.json(json(call(() -> agents.get(id(ctx))))));
+    r.get("/api/agents/{id}/diff", ctx -> ctx.json(AgentJson.diff(call(() -> agents.diff(id(ctx))))));
+    r.get("/api/agents/{id}/transcript", this::transcript);
+    r.post("/api/agents/{id}/input", ctx -> {
+      Input in = Json.read(ctx.body(), Input.class);
+      String id = id(ctx);
+      int given = (in.text() == null ? 0 : 1) + (in.key() == null ? 0 : 1) + (in.answer() == null ? 0 : 1);
+      if (given != 1) {
+        throw ServeException.badRequest("give exactly one of text, key or answer");
+      }
+      call(() -> {
+        if (in.text() != null) {
+          agents.send(id, in.text());
+        } else if (in.key() != null) {
+          agents.sendKey(id, in.key());
+        } else {
+          agents.answer(id, in.answer());
+        }
+        return null;
+      });
+      ctx.status(204);
+    });
+    r.post("/api/agents/{id}/stop", ctx -> ctx.json(json(call(() -> agents.stop(id(ctx))))));
+    r.post("/api/agents/{id}/resume", ctx -> ctx.json(json(call(() -> agents.resume(id(ctx))))));
+    r.post("/api/agents/{id}/merge", ctx -> {
+      MergeResult m = call(() -> agents.merge(id(ctx)));
+      ctx.json(AgentJson.merge(m));
+    });
+    r.delete("/api/agents/{id}", ctx -> {
+      String id = id(ctx);
+      boolean discard = "true".equals(ctx.queryParam("discard"));
+      call(() -> {
+        if (discard) {
+          agents.discard(id);
+        } else {
+          agents.forget(id);
+        }
+        return null;
+      });
+      ctx.status(204);
+    });
+  }
+
+  private static String id(Context ctx) {
+    return ctx.pathParam("id");
+  }
+
+  private AgentSpec spec(Context ctx) {
+    NewAgent n = Json.read(ctx.body(), NewAgent.class);
+    if (n.agent() == null || n.agent().isBlank()) {
+      throw ServeException.badRequest("name the agent: one of claude, codex, gemini, aider, opencode, copilot, command");
+    }
+    if (n.repo() == null || n.repo().isBlank() || !Path.of(n.repo()).isAbsolute()) {
+      throw ServeException.badRequest("repo must be an absolute folder, got '" + n.repo() + "'");
+    }
+    AgentType type = call(() -> AgentType.named(n.agent().trim()));
+    AgentSpec spec = AgentSpec.of(type, Path.of(n.repo()));
+    if (Boolean.TRUE.equals(n.in_place())) {
+      if (n.worktree() != null && !n.worktree().isBlank()) {
+        throw ServeException.badRequest("give a worktree name or in_place, not both");
+      }
+      spec = spec.withInPlace(true);
+    } else if (n.worktree() != null && !n.worktree().isBlank()) {
+      spec = spec.withWorktree(n.worktree().trim());
+    }
+    if (n.base() != null && !n.base().isBlank()) {
+      spec = spec.withBase(n.base().trim());
+    }
+    if (n.prompt() != null && !n.prompt().isBlank()) {
+      spec = spec.withPrompt(n.prompt());
+    }
+    if (n.command() != null && !n.command().isBlank()) {
+      spec = spec.withCommand(n.command().trim());
+    }
+    if (n.args() != null) {
+      spec = spec.withArgs(n.args());
+    }
+    if (n.cols() != null || n.rows() != null) {
+      spec = spec.withSize(n.cols() == null ? spec.cols() : n.cols(), n.rows() == null ? spec.rows() : n.rows());
+    }
+    return spec;
+  }
+
+  /** The linked transcript's detail, the same JSON as {@code /api/history/sessions/{id}}, parsed fresh. */
+  private void transcript(Context ctx) {
+    AgentSession s = call(() -> agents.get(id(ctx)));
+    TranscriptLink link = s.transcript();
+    if (link == null) {
+      throw ServeException.notFound("agent " + s.id() + " has no transcript yet (" + s.transcriptStatus().code() + ")");
+    }
+    Provider provider;
+    try {
+      provider = Provider.parse(link.provider());
+    } catch (IllegalArgumentException e) {
+      throw ServeException.notFound("the " + link.provider() + " transcript " + link.path() + " is linked but agentdesk"
+          + " cannot read its format yet");
+    }
+    if (!Files.isRegularFile(link.path())) {
+      throw ServeException.notFound("the transcript " + link.path() + " is gone");
+    }
+    try {
+      byte[] detail = DetailJson.writeUtf8(Transcripts.parse(provider, link.path()).detail());
+      ctx.contentType("application/json").result(detail);
+    } catch (TranscriptException e) {
+      throw new ServeException(ServeException.Reason.UNAVAILABLE, e.getMessage(), e);
+    }
+  }
+
+  AgentJson json(AgentSession s) {
+    return AgentJson.of(s, s.terminalId() == null ? null : terminals.state(s.terminalId()).orElse(null));
+  }
+
+  /** Runs an agents call, turning its typed errors into the API's. */
+  static <T> T call(Supplier<T> action) {
+    try {
+      return action.get();
+    } catch (AgentException e) {
+      throw translate(e);
+    }
+  }
+
+  static ServeException translate(AgentException e) {
+    ServeException.Reason reason = switch (e.reason()) {
+      case UNKNOWN_SESSION -> ServeException.Reason.NOT_FOUND;
+      case WORKTREE_EXISTS, WORKTREE_MISSING, WRONG_STATE, NOT_RESUMABLE, MERGE_CONFLICT, BASE_DIRTY, NO_BASE_BRANCH ->
+          ServeException.Reason.CONFLICT;
+      case GIT_FAILED, SPAWN_FAILED, STORE_FAILURE -> ServeException.Reason.INTERNAL;
+      default -> ServeException.Reason.BAD_REQUEST;
+    };
+    return new ServeException(reason, e.getMessage(), e.reason().code(), e.paths(), e);
+  }
+
+  @Override
+  public void close() {
+    agents.close();
+  }
+}
