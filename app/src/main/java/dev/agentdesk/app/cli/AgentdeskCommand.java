@@ -22,6 +22,7 @@ import picocli.CommandLine.Command;
         AciCommand.class,
         TermCommand.class,
         HistoryCommand.class,
+        AgentCommand.class,
         CommandLine.HelpCommand.class
     })
 public final class AgentdeskCommand implements Runnable {
