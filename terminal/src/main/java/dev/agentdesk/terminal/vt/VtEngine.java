@@ -137,6 +137,22 @@ public final class VtEngine {
     return screen.snapshot();
   }
 
+  /**
+   * The bytes that bring a fresh xterm-compatible terminal of this size (another engine, the
+   * browser's xterm.js) to the state this one is in: the durable log's last rows as scrollback
+   * (plain text; as many as xterm.js would hold), both screens with their styles and soft wraps,
+   * scroll margins, tab stops, saved cursors, character sets, modes (cursor keys, keypad,
+   * autowrap, cursor visibility, bracketed paste, mouse tracking and encoding, insert, newline,
+   * origin, synchronized output), the title, the cursor and the pen; last the bytes of a sequence
+   * the input so far left unfinished. Feeding them to a fresh {@code new VtEngine(cols(), rows())}
+   * and then the rest of the stream gives the screen that feeding the whole stream here gives, so
+   * a viewer that joins late can be handed this, then the live bytes. What cannot be carried is
+   * listed in docs/vt-engine.md.
+   */
+  public byte[] repaint() {
+    return screen.repaint(parser.pendingBytes());
+  }
+
   /** The visible rows with per-cell style. */
   public List<List<StyledCell>> styledScreen() {
     List<List<StyledCell>> out = new ArrayList<>(screen.rows());

@@ -22,6 +22,11 @@ public final class ScreenAccess {
     return screen;
   }
 
+  /** See {@code VtEngine.repaint()}; {@code pending} is what the parser holds unfinished. */
+  public byte[] repaint(byte[] pending) {
+    return Repaint.of(screen, screen.log, pending);
+  }
+
   public boolean syncOutput() {
     return screen.syncOutput;
   }

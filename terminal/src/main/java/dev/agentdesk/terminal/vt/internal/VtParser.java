@@ -13,6 +13,11 @@ package dev.agentdesk.terminal.vt.internal;
 public final class VtParser {
   /** OSC payloads longer than this are cut; the rest of the string is still consumed. */
   public static final int MAX_OSC_LENGTH = 64 * 1024;
+  /**
+   * Bytes of an unfinished sequence kept for {@link #pendingBytes()}; a longer one keeps its
+   * beginning, which is what decides the state another parser is put in.
+   */
+  public static final int MAX_PENDING = 8 * 1024;
 
   private static final int GROUND = 0;
   private static final int ESCAPE = 1;
@@ -35,6 +40,10 @@ public final class VtParser {
   private int utf8Lower = 0x80;
   private int utf8Upper = 0xBF;
 
+  /** The raw bytes of the sequence (or UTF-8 character) still unfinished after the last feed. */
+  private byte[] pending = new byte[64];
+  private int pendingLength;
+
   public VtParser(ParserHandler handler) {
     this.handler = handler;
   }
@@ -43,7 +52,12 @@ public final class VtParser {
   public void feed(byte[] buf, int off, int len) {
     int i = off;
     int end = off + len;
+    // Where the sequence still open at the end began: the last index the parser was idle at.
+    int idleAt = off - 1;
     while (i < end) {
+      if (state == GROUND && utf8Need == 0) {
+        idleAt = i;
+      }
       int b = buf[i] & 0xff;
       if (utf8Need != 0) {
         if (b >= utf8Lower && b <= utf8Upper) {
@@ -117,6 +131,37 @@ public final class VtParser {
       }
       i++;
     }
+    if (isIdle()) {
+      pendingLength = 0;
+    } else if (idleAt >= off) {
+      pendingLength = 0;
+      keep(buf, idleAt, end);
+    } else {
+      keep(buf, off, end); // the sequence began in an earlier chunk and is still open
+    }
+  }
+
+  private void keep(byte[] buf, int from, int to) {
+    int n = Math.min(to - from, MAX_PENDING - pendingLength);
+    if (n <= 0) {
+      return;
+    }
+    if (pendingLength + n > pending.length) {
+      pending = java.util.Arrays.copyOf(pending, Math.min(MAX_PENDING, Math.max(pendingLength + n, 2 * pending.length)));
+    }
+    System.arraycopy(buf, from, pending, pendingLength, n);
+    pendingLength += n;
+  }
+
+  /**
+   * The raw bytes of the escape sequence or UTF-8 character that the input so far left unfinished
+   * (empty when the parser is idle). Fed to another parser after a repaint of the screen, they put
+   * it in the same state, so the rest of the stream continues there as it does here. A sequence
+   * longer than {@link #MAX_PENDING} bytes is cut to its beginning. A C0 control inside an open
+   * CSI sequence was already executed here and would run again there (no program does this).
+   */
+  public byte[] pendingBytes() {
+    return java.util.Arrays.copyOf(pending, pendingLength);
   }
 
   /** True when the parser is between sequences (nothing half-read). */
@@ -126,6 +171,7 @@ public final class VtParser {
 
   /** Forgets any half-read sequence (used by a full terminal reset). */
   public void reset() {
+    pendingLength = 0;
     state = GROUND;
     utf8Need = 0;
     utf8Lower = 0x80;
