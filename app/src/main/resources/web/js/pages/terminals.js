@@ -3,7 +3,7 @@ import { get, post, del, wsUrl } from '../api.js';
 import { h, clear, put, notice } from '../dom.js';
 import * as events from '../events.js';
 import { stateBadges, updateCountdowns, choiceButtons, prLinks } from './badges.js';
-import { Screen } from './screen.js';
+import { TerminalView } from './terminal-view.js';
 
 const AGENTS = ['', 'claude', 'codex', 'aider', 'gemini', 'copilot', 'opencode', 'goose', 'none'];
 
@@ -99,20 +99,27 @@ export async function terminalsPage(view, health) {
 export async function terminalPage(view, id, health) {
   if (!health.features.terminals) return unavailable(view);
   let t = await get('/api/terminals/' + id);
-  const screen = new Screen();
+  let socket = null;
+  const send = (msg) => {
+    if (!socket || socket.readyState !== 1) return;
+    socket.send(msg instanceof ArrayBuffer ? msg : JSON.stringify(msg));
+  };
+  const sendKey = (key) => send({ type: 'key', key });
+  const screen = new TerminalView(send);
   const badges = h('div#term-badges');
   const choices = h('div#term-choices');
   const links = h('div#term-links');
   const log = h('div.events#term-events');
   const captureBox = h('div.form-row');
-  const send = (msg) => { if (socket && socket.readyState === 1) socket.send(JSON.stringify(msg)); };
-  const sendKey = (key) => send({ type: 'key', key });
+  const size = h('span#term-size.small.muted');
+  const status = h('p.muted.small#term-status');
 
   const renderState = () => {
     put(badges, stateBadges(t));
     put(choices, choiceButtons(t, sendKey));
     put(links, prLinks(t));
   };
+  const renderSize = (cols, rows) => { size.textContent = cols + ' × ' + rows; };
   const renderCapture = () => {
     const on = t.capture && t.capture.active;
     put(captureBox,
@@ -120,48 +127,49 @@ export async function terminalPage(view, id, health) {
             on ? 'Stop capture' : 'Start capture'),
         t.capture && t.capture.bytes > 0 ? h('a', { href: '/api/terminals/' + id + '/capture.tcap', download: id + '.tcap' }, 'Download .tcap') : null);
   };
-  const colsIn = h('input', { type: 'number', value: t.cols, min: 20, max: 500, style: 'width:70px' });
-  const rowsIn = h('input', { type: 'number', value: t.rows, min: 5, max: 200, style: 'width:60px' });
 
   view.append(
       h('div.page-head', h('h1', t.title), h('a', { href: '#/terminals' }, '← All terminals')),
       h('div.term-layout',
-          h('div', screen.el, h('p.muted.small', 'Click the screen and type: keys go to the program. Paste works too.')),
+          h('div', screen.el, status),
           h('div.side',
               h('div.card', h('h3', 'State'), badges, h('div', { style: 'height:8px' }), choices, links),
               h('div.card', h('h3', 'Terminal'),
                   h('div.small.muted', t.argv.join(' ')),
                   h('div.small.muted', t.cwd || ''),
-                  h('div.form-row', { style: 'margin-top:8px' }, colsIn, '×', rowsIn,
-                      h('button', { onclick: () => send({ type: 'resize', cols: +colsIn.value, rows: +rowsIn.value }) }, 'Resize')),
+                  h('div.small.muted', 'Size ', size, ' (follows this box)'),
                   h('div', { style: 'height:8px' }), captureBox,
                   h('div.form-row', { style: 'margin-top:8px' },
-                      h('a', { href: '/api/terminals/' + id + '/snapshot?format=text', target: '_blank' }, 'Text snapshot'),
+                      h('a', { href: '/api/terminals/' + id + '/snapshot?format=text', target: '_blank', rel: 'noopener' }, 'Text snapshot'),
                       h('button.danger#kill', { onclick: async () => { await del('/api/terminals/' + id); location.hash = '#/terminals'; } }, 'Kill'))),
               h('div.card', h('h3', 'Events'), log))));
   renderState();
   renderCapture();
-  screen.onKey = (msg) => send(msg);
+  renderSize(t.cols, t.rows);
+  status.textContent = 'Click the terminal and type: keys, paste and the mouse go to the program. Links open in a new tab.';
+  screen.open();
 
-  let socket = null;
   let closed = false;
   const open = () => {
     socket = new WebSocket(wsUrl('/ws/terminals/' + id));
+    socket.binaryType = 'arraybuffer';
     socket.onmessage = (m) => {
+      if (typeof m.data !== 'string') { screen.write(new Uint8Array(m.data)); return; }
       const msg = JSON.parse(m.data);
-      if (msg.type === 'screen' || msg.type === 'rows') screen.apply(msg);
+      if (msg.type === 'reset') { screen.reset(msg.cols, msg.rows); renderSize(msg.cols, msg.rows); }
+      else if (msg.type === 'resize') { screen.resize(msg.cols, msg.rows); renderSize(msg.cols, msg.rows); }
       else if (msg.type === 'state') { t = msg.terminal; renderState(); }
+      else if (msg.type === 'exit') { status.textContent = 'The program exited with status ' + msg.exit_code + '.'; }
       else if (msg.type === 'event') {
         log.prepend(h('div', h('strong', msg.event.type), ' ', h('span.muted', summarize(msg.event))));
         while (log.childElementCount > 200) log.lastChild.remove();
       }
     };
-    socket.onclose = () => { if (!closed) setTimeout(open, 1000); };
+    socket.onclose = () => { screen.offline(); if (!closed) setTimeout(open, 1000); };
   };
   open();
-  screen.focus();
   const tick = setInterval(() => updateCountdowns(badges), 1000);
-  return () => { closed = true; socket && socket.close(); clearInterval(tick); };
+  return () => { closed = true; socket && socket.close(); clearInterval(tick); screen.dispose(); };
 }
 
 function summarize(ev) {

@@ -97,8 +97,10 @@ public final class AgentdeskServer implements AutoCloseable {
       s.location = Location.CLASSPATH;
       s.headers = Map.of(
           "Cache-Control", "no-cache",
+          // Styles may be inline: xterm.js sizes and colours its rows with <style> elements and
+          // style attributes (truecolour cells). Scripts stay 'self' only (ADR 0017).
           "Content-Security-Policy",
-          "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; connect-src 'self' ws: wss:",
+          "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self' ws: wss:",
           "X-Content-Type-Options", "nosniff");
     });
     cfg.jetty.modifyServer(server -> server.setErrorHandler(new JsonErrorPage()));
@@ -208,6 +210,15 @@ public final class AgentdeskServer implements AutoCloseable {
   /** Sends one JSON message to a WebSocket client, serialised with the server's mapper, in order. */
   public static void send(WsContext client, Object message) {
     EventHub.sendTo(client, Json.write(message));
+  }
+
+  /** Sends one binary message (a terminal's raw bytes) to a WebSocket client, in order with the rest. */
+  public static void sendBinary(WsContext client, byte[] bytes) {
+    try {
+      WsOutbox.sendBinary(client.session, bytes);
+    } catch (RuntimeException e) {
+      LOG.debug("dropping a websocket message to {}: {}", client.sessionId(), e.toString());
+    }
   }
 
   /** Forgets the outgoing queue of a client that has gone. */

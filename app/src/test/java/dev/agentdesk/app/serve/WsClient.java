@@ -17,9 +17,13 @@ public final class WsClient implements AutoCloseable {
   private final BlockingQueue<JsonNode> queue;
   private final WebSocket socket;
 
-  private WsClient(WebSocket socket, BlockingQueue<JsonNode> queue) {
+  /** Every binary message received so far, concatenated (a terminal socket's byte stream). */
+  private final java.io.ByteArrayOutputStream binary;
+
+  private WsClient(WebSocket socket, BlockingQueue<JsonNode> queue, java.io.ByteArrayOutputStream binary) {
     this.socket = socket;
     this.queue = queue;
+    this.binary = binary;
   }
 
   /** Connects without any credentials. */
@@ -30,6 +34,7 @@ public final class WsClient implements AutoCloseable {
   /** Connects with the given request headers (e.g. {@code Authorization}, {@code Cookie}). */
   public static WsClient connect(String url, java.util.Map<String, String> headers) {
     BlockingQueue<JsonNode> q = new LinkedBlockingQueue<>();
+    java.io.ByteArrayOutputStream bin = new java.io.ByteArrayOutputStream();
     WebSocket.Builder builder = HttpClient.newHttpClient().newWebSocketBuilder()
         .connectTimeout(Duration.ofSeconds(5));
     headers.forEach(builder::header);
@@ -51,8 +56,24 @@ public final class WsClient implements AutoCloseable {
             webSocket.request(1);
             return null;
           }
+
+          /** Binary messages go to the byte stream; {"type": "binary", "bytes": n} marks their place. */
+          @Override
+          public CompletionStage<?> onBinary(WebSocket webSocket, java.nio.ByteBuffer data, boolean last) {
+            int n = data.remaining();
+            byte[] b = new byte[n];
+            data.get(b);
+            synchronized (bin) {
+              bin.write(b, 0, n);
+            }
+            if (last) {
+              q.add(Json.MAPPER.createObjectNode().put("type", "binary").put("bytes", n));
+            }
+            webSocket.request(1);
+            return null;
+          }
         }).join();
-    return new WsClient(ws, q);
+    return new WsClient(ws, q, bin);
   }
 
   /** The next message matching {@code p}, skipping others; fails after {@code seconds}. */
@@ -68,6 +89,28 @@ public final class WsClient implements AutoCloseable {
         return m;
       }
     }
+  }
+
+  /** The binary messages received so far as UTF-8 text, once {@code p} holds for it; fails after {@code seconds}. */
+  public String awaitBinary(Predicate<String> p, int seconds) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    while (true) {
+      String text;
+      synchronized (binary) {
+        text = binary.toString(java.nio.charset.StandardCharsets.UTF_8);
+      }
+      if (p.test(text)) {
+        return text;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("binary messages within " + seconds + " s did not match; got: " + text);
+      }
+      Thread.sleep(20);
+    }
+  }
+
+  public void sendBinary(byte[] bytes) {
+    socket.sendBinary(java.nio.ByteBuffer.wrap(bytes), true).join();
   }
 
   public void send(String text) {

@@ -1,49 +1,72 @@
 package dev.agentdesk.app.serve.terminals;
 
-import dev.agentdesk.terminal.vt.CellStyle;
+import dev.agentdesk.terminal.vt.LogLine;
 import dev.agentdesk.terminal.vt.ScreenSnapshot;
-import dev.agentdesk.terminal.vt.StyledCell;
 import dev.agentdesk.terminal.vt.VtEngine;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * The screen the browser sees: a VT engine fed with the terminal's output, and the rows last
- * sent. {@link #changes()} compares the styled rows with what was sent, so a change of colour
- * alone (a menu highlight moving) reaches the browser too, and bursts of output between two
- * flushes cost one message. Thread-safe.
+ * The server's own VT engine for one terminal, fed with every byte the program writes, and the
+ * viewers (browser sockets) that follow the same stream. It answers the REST snapshot and the
+ * preview, and gives each viewer that joins a repaint of the screen so far followed by every
+ * later chunk: joining, feeding and resizing take one lock, so a viewer misses no byte and sees
+ * none twice, and a resize reaches it at the place in the stream where the engine resized.
+ * Viewers must not block (they queue).
  */
 public final class ScreenMirror {
-  /** Log lines kept for snapshots; the PTY session keeps its own durable log. */
-  static final int LOG_LINES = 2_000;
+  /** Receives one terminal's output, in order. Called under the mirror's lock. */
+  public interface Viewer {
+    /** The terminal is {@code cols}×{@code rows}; {@code repaint} brings a fresh one to the screen so far. */
+    void start(int cols, int rows, byte[] repaint);
 
-  private final VtEngine engine;
-  private List<List<ScreenFrame.Span>> sent;
-  private ScreenFrame.Cursor sentCursor;
-  private boolean dirty;
+    /** A chunk the program wrote; the array is not changed afterwards. */
+    void output(byte[] chunk);
 
-  public ScreenMirror(int cols, int rows) {
-    this.engine = new VtEngine(cols, rows, LOG_LINES);
-    this.sent = newRows(rows);
+    /** The terminal was resized here in the stream. */
+    void resized(int cols, int rows);
   }
 
-  /** A baseline of blank rows: what a client shows before its first frame. */
-  private static List<List<ScreenFrame.Span>> newRows(int rows) {
-    return new ArrayList<>(java.util.Collections.nCopies(rows, List.of()));
+  private final VtEngine engine;
+  /** Copy-on-write: a viewer closed for being too slow may detach while a chunk is handed out. */
+  private final List<Viewer> viewers = new CopyOnWriteArrayList<>();
+
+  /** Keeps as many log rows as the session's own engine, the scrollback a viewer gets. */
+  public ScreenMirror(int cols, int rows) {
+    this.engine = new VtEngine(cols, rows, VtEngine.DEFAULT_LOG_CAPACITY);
   }
 
   public synchronized void feed(byte[] chunk) {
     engine.feed(chunk);
-    dirty = true;
+    for (Viewer v : viewers) {
+      v.output(chunk);
+    }
   }
 
-  public synchronized void resize(int cols, int rows) {
+  /** Resizes the engine and tells the viewers; false (and nothing told) when the size is the same. */
+  public synchronized boolean resize(int cols, int rows) {
+    if (cols == engine.cols() && rows == engine.rows()) {
+      return false;
+    }
     engine.resize(cols, rows);
-    sent = newRows(rows);
-    sentCursor = null;
-    dirty = true;
+    for (Viewer v : viewers) {
+      v.resized(cols, rows);
+    }
+    return true;
+  }
+
+  /** Starts {@code v} with a repaint of the screen now; from then on it gets every chunk. */
+  public synchronized void attach(Viewer v) {
+    v.start(engine.cols(), engine.rows(), engine.repaint());
+    viewers.add(v);
+  }
+
+  public synchronized void detach(Viewer v) {
+    viewers.remove(v);
+  }
+
+  public synchronized int viewerCount() {
+    return viewers.size();
   }
 
   public synchronized int cols() {
@@ -54,40 +77,6 @@ public final class ScreenMirror {
     return engine.rows();
   }
 
-  /** The whole screen now, as a {@code screen} message. Does not move the sent baseline. */
-  public synchronized ScreenFrame full() {
-    List<ScreenFrame.Row> rows = new ArrayList<>(engine.rows());
-    for (int r = 0; r < engine.rows(); r++) {
-      rows.add(new ScreenFrame.Row(r, spans(engine.styledRow(r))));
-    }
-    return new ScreenFrame("screen", engine.cols(), engine.rows(), rows, cursor(), engine.modes().altScreen());
-  }
-
-  /**
-   * The rows (and cursor) that differ from the last call, as a {@code rows} message, or null when
-   * nothing changed or the program is in the middle of a synchronized frame.
-   */
-  public synchronized ScreenFrame changes() {
-    if (!dirty || engine.modes().synchronizedOutput()) {
-      return null;
-    }
-    dirty = false;
-    List<ScreenFrame.Row> changed = new ArrayList<>();
-    for (int r = 0; r < engine.rows(); r++) {
-      List<ScreenFrame.Span> now = spans(engine.styledRow(r));
-      if (!now.equals(sent.get(r))) {
-        sent.set(r, now);
-        changed.add(new ScreenFrame.Row(r, now));
-      }
-    }
-    ScreenFrame.Cursor cursor = cursor();
-    if (changed.isEmpty() && Objects.equals(cursor, sentCursor)) {
-      return null;
-    }
-    sentCursor = cursor;
-    return new ScreenFrame("rows", engine.cols(), engine.rows(), changed, cursor, engine.modes().altScreen());
-  }
-
   public synchronized boolean applicationCursorKeys() {
     return engine.modes().applicationCursorKeys();
   }
@@ -96,61 +85,13 @@ public final class ScreenMirror {
     return engine.snapshot();
   }
 
-  /** The log lines that scrolled off the primary screen (at most {@link #LOG_LINES}), oldest first. */
+  /** The rows that scrolled off the primary screen (the durable log), oldest first. */
   public synchronized List<String> log() {
-    return engine.log().stream().map(l -> l.text()).toList();
-  }
-
-  private ScreenFrame.Cursor cursor() {
-    ScreenSnapshot s = engine.snapshot();
-    return new ScreenFrame.Cursor(s.cursorRow(), s.cursorCol(), s.cursorVisible());
-  }
-
-  /** Runs of equally styled cells; trailing default-styled blanks are dropped. */
-  static List<ScreenFrame.Span> spans(List<StyledCell> cells) {
-    int end = cells.size();
-    while (end > 0 && isBlank(cells.get(end - 1))) {
-      end--;
-    }
-    List<ScreenFrame.Span> out = new ArrayList<>();
-    StringBuilder text = new StringBuilder();
-    CellStyle current = null;
-    int col = 0;
-    for (int k = 0; k < end; k++) {
-      StyledCell c = cells.get(k);
-      if (current != null && !current.equals(c.style())) {
-        flush(out, text, current);
-      }
-      current = c.style();
-      // The engine lists every cell; this only guards the column count against a gap.
-      for (; col < c.col(); col++) {
-        text.append(' ');
-      }
-      text.append(c.style().invisible() ? " ".repeat(Math.max(1, c.width())) : c.text());
-      col += Math.max(1, c.width());
-    }
-    if (current != null) {
-      flush(out, text, current);
-    }
-    return out;
-  }
-
-  private static boolean isBlank(StyledCell c) {
-    return " ".equals(c.text()) && c.style().background().equals(CellStyle.DEFAULT.background())
-        && !c.style().inverse() && !c.style().underline();
-  }
-
-  private static void flush(List<ScreenFrame.Span> out, StringBuilder text, CellStyle s) {
-    if (text.length() == 0) {
-      return;
-    }
-    out.add(new ScreenFrame.Span(text.toString(), Palette.css(s.foreground()), Palette.css(s.background()),
-        s.bold(), s.dim(), s.italic(), s.underline(), s.strikethrough(), s.inverse()));
-    text.setLength(0);
+    return engine.log().stream().map(LogLine::text).toList();
   }
 
   @Override
   public synchronized String toString() {
-    return "ScreenMirror" + Arrays.toString(new int[] {engine.cols(), engine.rows()});
+    return "ScreenMirror[" + engine.cols() + "x" + engine.rows() + ", " + viewers.size() + " viewers]";
   }
 }

@@ -22,14 +22,13 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One supervised terminal: its PTY session, the screen the browser sees, its socket clients and
- * its capture. Output reaches it on the session's reader thread; everything here is short.
+ * One supervised terminal: its PTY session, the server's screen of it (which browsers follow
+ * byte for byte after a repaint), its socket clients and its capture. Output reaches it on the session's reader thread; everything here is short.
  */
 final class Terminal implements SessionListener {
   private static final Logger LOG = LoggerFactory.getLogger(Terminal.class);
@@ -43,7 +42,8 @@ final class Terminal implements SessionListener {
   private final EventHub events;
   private final Path captureDir;
   private final ScreenMirror mirror;
-  private final Set<WsContext> clients = ConcurrentHashMap.newKeySet();
+  /** Each socket and the viewer that forwards the terminal's bytes to it. */
+  private final Map<WsContext, ScreenMirror.Viewer> clients = new ConcurrentHashMap<>();
   /** The last parsed events, replayed to a socket that joins late so its event list is not empty. */
   private final java.util.ArrayDeque<JsonNode> recentEvents = new java.util.ArrayDeque<>();
   static final int RECENT_EVENTS = 50;
@@ -127,18 +127,25 @@ final class Terminal implements SessionListener {
     write(KeyEncoder.encode(name, mirror.applicationCursorKeys()));
   }
 
+  /** Raw bytes from the browser: what xterm.js sends for mouse reports in the X10 encoding. */
+  void inputBytes(byte[] bytes) {
+    write(bytes);
+  }
+
   private void write(byte[] bytes) {
     requireRunning();
     record(Direction.INPUT, bytes);
     session.write(bytes);
   }
 
+  /**
+   * Resizes the server's engine (and so every browser, at this point of the byte stream), then
+   * the PTY. Nothing happens when the size is the one it has.
+   */
   void resize(int cols, int rows) {
     requireRunning();
-    session.resize(cols, rows);
-    mirror.resize(cols, rows);
-    for (WsContext c : clients) {
-      AgentdeskServer.send(c, mirror.full());
+    if (mirror.resize(cols, rows)) {
+      session.resize(cols, rows);
     }
   }
 
@@ -271,9 +278,31 @@ final class Terminal implements SessionListener {
 
   // ---- socket clients ----
 
+  /**
+   * A browser joins: {@code reset} (the size), the repaint as one binary message, then every
+   * chunk as it is read, {@code resize} where the size changes; the state and the recent events
+   * follow the repaint.
+   */
   void join(WsContext c) {
-    clients.add(c);
-    AgentdeskServer.send(c, mirror.full());
+    ScreenMirror.Viewer viewer = new ScreenMirror.Viewer() {
+      @Override
+      public void start(int cols, int rows, byte[] repaint) {
+        AgentdeskServer.send(c, Map.of("type", "reset", "cols", cols, "rows", rows));
+        AgentdeskServer.sendBinary(c, repaint);
+      }
+
+      @Override
+      public void output(byte[] chunk) {
+        AgentdeskServer.sendBinary(c, chunk);
+      }
+
+      @Override
+      public void resized(int cols, int rows) {
+        AgentdeskServer.send(c, Map.of("type", "resize", "cols", cols, "rows", rows));
+      }
+    };
+    clients.put(c, viewer);
+    mirror.attach(viewer);
     AgentdeskServer.send(c, Map.of("type", "state", "terminal", json()));
     List<JsonNode> replay;
     synchronized (recentEvents) {
@@ -285,7 +314,10 @@ final class Terminal implements SessionListener {
   }
 
   void leave(WsContext c) {
-    clients.remove(c);
+    ScreenMirror.Viewer viewer = clients.remove(c);
+    if (viewer != null) {
+      mirror.detach(viewer);
+    }
     AgentdeskServer.forget(c);
   }
 
@@ -293,30 +325,22 @@ final class Terminal implements SessionListener {
     return !clients.isEmpty();
   }
 
-  /** Sends changed rows to the clients, if any changed. Called by the flush timer. */
-  void flush() {
-    if (clients.isEmpty()) {
-      return;
-    }
-    ScreenFrame f = mirror.changes();
-    if (f != null) {
-      broadcast(f);
-    }
-  }
-
   private void broadcast(Object message) {
-    for (WsContext c : clients) {
+    for (WsContext c : clients.keySet()) {
       AgentdeskServer.send(c, message);
     }
   }
 
   void closeClients() {
-    for (WsContext c : clients) {
+    for (WsContext c : clients.keySet()) {
       try {
         c.closeSession(1000, "terminal removed");
       } catch (RuntimeException e) {
         LOG.debug("closing a terminal socket: {}", e.toString());
       }
+    }
+    for (ScreenMirror.Viewer v : clients.values()) {
+      mirror.detach(v);
     }
     clients.clear();
   }

@@ -27,14 +27,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Terminals over the terminal module's supervised PTY sessions: create, list, state, input, keys,
- * resize, kill, capture, snapshot, and a WebSocket per terminal that streams changed rows and
- * takes keystrokes. Every terminal is killed when the server stops.
+ * resize, kill, capture, snapshot, and a WebSocket per terminal that streams the program's bytes
+ * (after a repaint from the server's VT engine) to the browser's xterm.js and takes its input. Every terminal is killed when the server stops.
  */
 public final class TerminalsArea implements ApiArea, EventSnapshot {
   static final int MAX_TERMINALS = 64;
@@ -43,22 +40,14 @@ public final class TerminalsArea implements ApiArea, EventSnapshot {
   static final int MIN_ROWS = 5;
   static final int MAX_ROWS = 200;
   static final int MAX_INPUT = 64 * 1024;
-  /** How often changed rows go out: about 30 frames a second at most. */
-  static final long FLUSH_MS = 33;
 
   private final EventHub events;
   private final Path captureDir;
   private final Map<String, Terminal> terminals = new ConcurrentHashMap<>();
-  private final ScheduledExecutorService flusher = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread t = new Thread(r, "terminal-frames");
-    t.setDaemon(true);
-    return t;
-  });
 
   public TerminalsArea(EventHub events, Path dataDir) {
     this.events = events;
     this.captureDir = dataDir.resolve("captures");
-    flusher.scheduleWithFixedDelay(this::flushAll, FLUSH_MS, FLUSH_MS, TimeUnit.MILLISECONDS);
   }
 
   /** The body of {@code POST /api/terminals}. */
@@ -171,6 +160,25 @@ public final class TerminalsArea implements ApiArea, EventSnapshot {
         t.join(ctx);
       });
       ws.onMessage(ctx -> onMessage(ctx));
+      ws.onBinaryMessage(ctx -> {
+        Terminal t = terminals.get(ctx.pathParam("id"));
+        java.nio.ByteBuffer data = ctx.data();
+        byte[] bytes = new byte[data.remaining()];
+        data.get(bytes);
+        try {
+          if (t == null) {
+            throw ServeException.notFound("no terminal " + ctx.pathParam("id"));
+          }
+          if (bytes.length > MAX_INPUT) {
+            throw ServeException.badRequest("input is longer than " + MAX_INPUT + " bytes");
+          }
+          if (bytes.length > 0) {
+            guard(() -> t.inputBytes(bytes));
+          }
+        } catch (ServeException e) {
+          AgentdeskServer.send(ctx, Map.of("type", "error", "code", e.reason().code(), "message", e.getMessage()));
+        }
+      });
       ws.onClose(ctx -> leave(ctx.pathParam("id"), ctx));
       ws.onError(ctx -> leave(ctx.pathParam("id"), ctx));
     });
@@ -296,17 +304,6 @@ public final class TerminalsArea implements ApiArea, EventSnapshot {
     events.publish(new ServerEvent.TerminalRemoved(t.id));
   }
 
-  private void flushAll() {
-    for (Terminal t : terminals.values()) {
-      try {
-        t.flush();
-      } catch (RuntimeException e) {
-        // One terminal's failure must not stop the frames of the others.
-        org.slf4j.LoggerFactory.getLogger(TerminalsArea.class).warn("frame for {} failed: {}", t.id, e.toString());
-      }
-    }
-  }
-
   /** Runs a session call, turning the session module's errors into API errors. */
   private static <T> T guard(java.util.function.Supplier<T> call) {
     try {
@@ -344,7 +341,6 @@ public final class TerminalsArea implements ApiArea, EventSnapshot {
 
   @Override
   public void close() {
-    flusher.shutdownNow();
     for (Terminal t : new ArrayList<>(terminals.values())) {
       terminals.remove(t.id);
       t.kill();

@@ -2,92 +2,101 @@ package dev.agentdesk.app.serve.terminals;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentdesk.terminal.vt.VtEngine;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
+/** What a browser that joins a terminal late receives: a repaint, then every chunk, resizes in place. */
 class ScreenMirrorTest {
+
+  /** A viewer that replays what it gets into its own engine, as xterm.js does in the browser. */
+  static final class Replay implements ScreenMirror.Viewer {
+    VtEngine engine;
+    final List<String> log = new ArrayList<>();
+
+    @Override
+    public void start(int cols, int rows, byte[] repaint) {
+      engine = new VtEngine(cols, rows);
+      engine.feed(repaint);
+      log.add("start " + cols + "x" + rows);
+    }
+
+    @Override
+    public void output(byte[] chunk) {
+      engine.feed(chunk);
+      log.add("output " + chunk.length);
+    }
+
+    @Override
+    public void resized(int cols, int rows) {
+      engine.resize(cols, rows);
+      log.add("resize " + cols + "x" + rows);
+    }
+  }
+
   private static byte[] b(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
   }
 
   @Test
-  void fullFrameHasEveryRowAndTheCursor() {
+  void aLateViewerSeesTheScreenAndTheScrollbackThenFollowsTheStream() {
+    ScreenMirror m = new ScreenMirror(40, 5);
+    for (int i = 1; i <= 30; i++) {
+      m.feed(b("\u001b[3" + (i % 8) + "mline " + i + "\u001b[m\r\n"));
+    }
+    m.feed(b("\u001b[38;2;1;2;3mhalf"));
+    Replay v = new Replay();
+    m.attach(v);
+    assertThat(v.engine.snapshot()).isEqualTo(m.snapshot());
+    assertThat(v.engine.log().stream().map(l -> l.text()).toList()).isEqualTo(m.log());
+
+    m.feed(b(" done\r\n\u001b[?1049hfull screen"));
+    assertThat(v.engine.snapshot()).isEqualTo(m.snapshot());
+    assertThat(v.engine.modes().altScreen()).isTrue();
+    assertThat(v.engine.styledRow(v.engine.snapshot().cursorRow()).get(0).style().foreground())
+        .as("the pen set before the repaint").isEqualTo(new dev.agentdesk.terminal.vt.Color.Rgb(1, 2, 3));
+    assertThat(v.log).containsExactly("start 40x5", "output 26");
+  }
+
+  @Test
+  void aResizeReachesViewersAtItsPlaceInTheStreamAndTheSameSizeIsNoChange() {
+    ScreenMirror m = new ScreenMirror(30, 4);
+    Replay v = new Replay();
+    m.attach(v);
+    m.feed(b("before"));
+    assertThat(m.resize(30, 4)).isFalse();
+    assertThat(m.resize(50, 6)).isTrue();
+    m.feed(b("\r\nafter"));
+    assertThat(v.log).containsExactly("start 30x4", "output 6", "resize 50x6", "output 7");
+    assertThat(v.engine.snapshot()).isEqualTo(m.snapshot());
+    m.detach(v);
+    m.feed(b("unseen"));
+    assertThat(v.log).hasSize(4);
+    assertThat(m.viewerCount()).isZero();
+  }
+
+  @Test
+  void aViewerJoiningWhileTheReaderFeedsMissesNothingAndSeesNothingTwice() throws Exception {
     ScreenMirror m = new ScreenMirror(20, 4);
-    m.feed(b("hello\r\nworld"));
-    ScreenFrame f = m.full();
-    assertThat(f.type()).isEqualTo("screen");
-    assertThat(f.lines()).hasSize(4);
-    assertThat(f.lines().get(0).spans()).extracting(ScreenFrame.Span::text).containsExactly("hello");
-    assertThat(f.lines().get(1).spans()).extracting(ScreenFrame.Span::text).containsExactly("world");
-    assertThat(f.lines().get(2).spans()).isEmpty();
-    assertThat(f.cursor()).isEqualTo(new ScreenFrame.Cursor(1, 5, true));
-  }
-
-  @Test
-  void changesListOnlyRowsThatDifferSinceTheLastCall() {
-    ScreenMirror m = new ScreenMirror(20, 4);
-    m.feed(b("one\r\ntwo"));
-    assertThat(m.changes().lines()).extracting(ScreenFrame.Row::row).containsExactly(0, 1);
-    assertThat(m.changes()).isNull();
-    m.feed(b("\r\nthree"));
-    ScreenFrame f = m.changes();
-    assertThat(f.type()).isEqualTo("rows");
-    assertThat(f.lines()).extracting(ScreenFrame.Row::row).containsExactly(2);
-    assertThat(f.cursor().row()).isEqualTo(2);
-  }
-
-  @Test
-  void aChangeOfColourAloneIsSent() {
-    ScreenMirror m = new ScreenMirror(20, 3);
-    m.feed(b("\u001b[1;1Hpick me"));
-    m.changes();
-    // Same text, now inverse: the row's text is unchanged but it must be redrawn.
-    m.feed(b("\u001b[1;1H\u001b[7mpick me\u001b[0m"));
-    ScreenFrame f = m.changes();
-    assertThat(f).isNotNull();
-    assertThat(f.lines()).hasSize(1);
-    assertThat(f.lines().get(0).spans().get(0).inv()).isTrue();
-  }
-
-  @Test
-  void stylesBecomeSpansWithCssColours() {
-    ScreenMirror m = new ScreenMirror(40, 2);
-    m.feed(b("\u001b[1;31mred\u001b[0m plain \u001b[38;2;1;2;3mrgb\u001b[48;5;21mbg\u001b[0m"));
-    List<ScreenFrame.Span> spans = m.full().lines().get(0).spans();
-    assertThat(spans).extracting(ScreenFrame.Span::text).containsExactly("red", " plain ", "rgb", "bg");
-    assertThat(spans.get(0).b()).isTrue();
-    assertThat(spans.get(0).fg()).isEqualTo("#f85149");
-    assertThat(spans.get(1).fg()).isNull();
-    assertThat(spans.get(2).fg()).isEqualTo("#010203");
-    assertThat(spans.get(3).bg()).isEqualTo("#0000ff");
-  }
-
-  @Test
-  void synchronizedOutputHoldsTheFrameBackUntilItEnds() {
-    ScreenMirror m = new ScreenMirror(20, 2);
-    m.feed(b("\u001b[?2026hhalf"));
-    assertThat(m.changes()).isNull();
-    m.feed(b(" done\u001b[?2026l"));
-    assertThat(m.changes().lines().get(0).spans().get(0).text()).isEqualTo("half done");
-  }
-
-  @Test
-  void resizeResetsTheBaselineSoEveryRowIsSentAgain() {
-    ScreenMirror m = new ScreenMirror(20, 2);
-    m.feed(b("a\r\nb"));
-    m.changes();
-    m.resize(30, 3);
-    ScreenFrame f = m.changes();
-    assertThat(f.cols()).isEqualTo(30);
-    assertThat(f.lines()).extracting(ScreenFrame.Row::row).contains(0, 1);
-  }
-
-  @Test
-  void structuralTokensAreStripped() {
-    List<String> lines = List.of("work", "intent: Reading auth module (Auth review)", "● suggest: [ Run tests | Review diff ]",
-        "the word intent: inside prose stays", "  suggest: [ not at column 0 ] stays", "end");
-    assertThat(StructuralTokens.strip(lines))
-        .containsExactly("work", "the word intent: inside prose stays", "  suggest: [ not at column 0 ] stays", "end");
+    CountDownLatch fed = new CountDownLatch(1);
+    Thread reader = new Thread(() -> {
+      for (int i = 0; i < 20_000; i++) {
+        m.feed(b(i + "\r\n"));
+        if (i == 100) {
+          fed.countDown();
+        }
+      }
+    });
+    reader.start();
+    assertThat(fed.await(10, TimeUnit.SECONDS)).isTrue();
+    Replay v = new Replay();
+    m.attach(v);
+    reader.join();
+    assertThat(v.engine.snapshot()).isEqualTo(m.snapshot());
+    assertThat(v.engine.snapshot().lines()).contains("19999");
   }
 }

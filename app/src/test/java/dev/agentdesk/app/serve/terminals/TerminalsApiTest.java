@@ -150,18 +150,24 @@ class TerminalsApiTest {
   }
 
   @Test
-  void terminalSocketSendsTheScreenThenChangedRowsAndTakesKeystrokes() throws Exception {
-    String id = create("{\"argv\": [\"cat\"], \"cols\": 40, \"rows\": 8}");
+  void terminalSocketSendsARepaintThenTheProgramsBytesAndTakesInput() throws Exception {
+    String id = create("{\"argv\": [\"bash\", \"-c\", \"printf '\\\\033[31mbefore\\\\033[m\\\\n'; exec cat\"], \"cols\": 40, \"rows\": 8}");
+    awaitTerminal(id, x -> x.path("preview").toString().contains("before"), 10);
     try (WsClient ws = s.ws("/ws/terminals/" + id)) {
-      JsonNode screen = ws.await(m -> m.get("type").asText().equals("screen"), 5);
-      assertThat(screen.get("rows").asInt()).isEqualTo(8);
-      assertThat(screen.get("lines")).hasSize(8);
+      JsonNode reset = ws.await(m -> m.get("type").asText().equals("reset"), 5);
+      assertThat(reset.get("cols").asInt()).isEqualTo(40);
+      assertThat(reset.get("rows").asInt()).isEqualTo(8);
+      ws.await(m -> m.get("type").asText().equals("binary"), 5);
+      // The repaint: a full reset, then the red text the program printed before we joined.
+      String repaint = ws.awaitBinary(t -> t.contains("before"), 5);
+      assertThat(repaint).startsWith("\u001bc").contains("\u001b[0;31mbefore");
       ws.await(m -> m.get("type").asText().equals("state"), 5);
 
       ws.send("{\"type\": \"input\", \"text\": \"typed in the browser\"}");
       ws.send("{\"type\": \"key\", \"key\": \"enter\"}");
-      JsonNode rows = ws.await(m -> m.get("type").asText().equals("rows") && m.toString().contains("typed in the browser"), 10);
-      assertThat(rows.get("cursor").has("row")).isTrue();
+      ws.sendBinary("raw bytes\r".getBytes(StandardCharsets.UTF_8));
+      // cat echoes through the PTY: the live bytes follow the repaint on the same stream.
+      ws.awaitBinary(t -> t.contains("typed in the browser\r\ntyped in the browser") && t.contains("raw bytes"), 10);
 
       ws.send("{\"type\": \"warp\"}");
       JsonNode err = ws.await(m -> m.get("type").asText().equals("error"), 5);
@@ -172,8 +178,10 @@ class TerminalsApiTest {
       assertThat(ws.await(m -> m.get("type").asText().equals("error"), 5).get("code").asText()).isEqualTo("invalid_json");
 
       ws.send("{\"type\": \"resize\", \"cols\": 50, \"rows\": 9}");
-      JsonNode again = ws.await(m -> m.get("type").asText().equals("screen"), 5);
-      assertThat(again.get("cols").asInt()).isEqualTo(50);
+      JsonNode resized = ws.await(m -> m.get("type").asText().equals("resize"), 5);
+      assertThat(resized.get("cols").asInt()).isEqualTo(50);
+      assertThat(resized.get("rows").asInt()).isEqualTo(9);
+      assertThat(s.get("/api/terminals/" + id).json().get("cols").asInt()).isEqualTo(50);
     }
     s.delete("/api/terminals/" + id);
   }
