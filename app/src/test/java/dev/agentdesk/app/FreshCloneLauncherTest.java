@@ -65,9 +65,13 @@ class FreshCloneLauncherTest {
       String dashboard = dashboardUrl(serve);
       assertThat(dashboard).as("serve's banner; stderr: %s", Files.readString(tmp.resolve("serve-stderr.txt")))
           .isNotNull();
-      HttpResponse<String> health = health(dashboard);
+      HttpResponse<String> health = get(dashboard, "/api/health");
       assertThat(health.statusCode()).isEqualTo(200);
       assertThat(health.body()).contains("\"status\":\"ok\"");
+      // The browser terminal came from the npm registry into the jar: served, not fetched elsewhere.
+      HttpResponse<String> xterm = get(dashboard, "/vendor/xterm.js");
+      assertThat(xterm.statusCode()).isEqualTo(200);
+      assertThat(xterm.body()).contains("export{").contains("as Terminal");
     } finally {
       serve.destroy();
       assertThat(serve.waitFor(20, TimeUnit.SECONDS)).as("serve stops on SIGTERM").isTrue();
@@ -110,10 +114,10 @@ class FreshCloneLauncherTest {
     return url;
   }
 
-  /** GET /api/health, with the token the banner's URL carries, if it carries one. */
-  private static HttpResponse<String> health(String dashboard) throws Exception {
+  /** GET {@code path}, with the token the banner's URL carries, if it carries one. */
+  private static HttpResponse<String> get(String dashboard, String path) throws Exception {
     URI uri = URI.create(dashboard);
-    HttpRequest.Builder req = HttpRequest.newBuilder(uri.resolve("/api/health")).timeout(Duration.ofSeconds(10));
+    HttpRequest.Builder req = HttpRequest.newBuilder(uri.resolve(path)).timeout(Duration.ofSeconds(10));
     String query = uri.getRawQuery();
     if (query != null && query.startsWith("token=")) {
       req.header("Authorization", "Bearer " + query.substring("token=".length()));
