@@ -49,8 +49,10 @@ class AgentsApiTest {
           .isEqualTo(200);
 
       // The stand-in asks with a menu; the transcript confirms it and the link is found by the session id.
+      // (The transcript's pending question can say "awaiting" before the parser has read the menu
+      // off the screen: wait for both.)
       JsonNode waiting = await(s, id, j -> j.path("status").path("awaiting_input").asBoolean()
-          && !j.path("transcript").isNull(), 30);
+          && !j.path("transcript").isNull() && j.path("status").path("choice").isObject(), 30);
       assertThat(waiting.path("transcript").path("provider").asText()).isEqualTo("claude");
       assertThat(waiting.path("status").path("choice").path("options")).hasSize(2);
       assertThat(s.get("/api/agents").json().get(0).get("id").asText()).as("awaiting input comes first").isEqualTo(id);
