@@ -2,6 +2,7 @@
 import { get, post, qs } from '../api.js';
 import { h, clear, notice, fmtTime, fmtNumber } from '../dom.js';
 import * as events from '../events.js';
+import { costText } from './usage.js';
 import { importStatus, onImportStatus } from './import-status.js';
 
 const PAGE = 50;
@@ -119,7 +120,11 @@ export async function sessionPage(view, idAndQuery, health) {
   if (!health.features.history) return unavailable(view);
   const [id, query] = idAndQuery.split('?');
   const ref = new URLSearchParams(query || '').get('ref');
-  const detail = await get('/api/history/sessions/' + encodeURIComponent(decodeURIComponent(id)));
+  const sid = decodeURIComponent(id);
+  const [detail, cost] = await Promise.all([
+    get('/api/history/sessions/' + encodeURIComponent(sid)),
+    get('/api/history/usage' + qs({ by: 'model', session: sid })).catch(() => null),
+  ]);
   const s = detail.session;
   const u = s.usage || {};
   view.append(
@@ -133,6 +138,9 @@ export async function sessionPage(view, idAndQuery, health) {
           h('dt', 'Messages'), h('dd', String(s.message_count)),
           h('dt', 'Tokens'), h('dd', 'in ' + fmtNumber(u.input_tokens) + ' · out ' + fmtNumber(u.output_tokens) +
               ' · cache read ' + fmtNumber(u.cache_read_tokens) + ' · cache write ' + fmtNumber(u.cache_creation_tokens)),
+          cost ? [h('dt', 'Cost'), h('dd#session-cost', costText(cost.total),
+              cost.rows.length > 1 || cost.total.unpriced_responses > 0
+                ? h('span.muted', ' (' + cost.rows.map(r => r.key + ' ' + costText(r)).join(', ') + ')') : null)] : null,
           h('dt', 'ID'), h('dd', h('code', s.id)))),
       h('div.entries#entries', detail.entries.map(renderEntry)));
   if (ref) {

@@ -1,4 +1,5 @@
-// Usage: tokens by day (stacked by kind of token) and by model, drawn as SVG from /api/history/usage.
+// Usage: cost and tokens by day, cost by model and by project, drawn as SVG from /api/history/usage.
+// A model without a price is named as unpriced (cost_usd null), never drawn as $0.
 import { get, qs } from '../api.js';
 import { h, clear, notice, fmtNumber } from '../dom.js';
 
@@ -24,9 +25,10 @@ export async function usagePage(view, params, health) {
   }
   const days = Math.min(365, Math.max(1, parseInt(params.get('days') || '30', 10) || 30));
   const withCacheReads = params.get('cache_reads') === '1';
-  const [byDay, byModel] = await Promise.all([
+  const [byDay, byModel, byProject] = await Promise.all([
     get('/api/history/usage' + qs({ by: 'day' })),
     get('/api/history/usage' + qs({ by: 'model' })),
+    get('/api/history/usage' + qs({ by: 'project' })),
   ]);
   const kinds = KINDS.filter(k => withCacheReads || k.key !== 'cache_read_tokens');
   const daysSel = h('select#usage-days', [7, 30, 90, 365].map(d => h('option', { value: d, selected: d === days }, 'last ' + d + ' days')));
@@ -40,8 +42,78 @@ export async function usagePage(view, params, health) {
         h('a', { href: '#/history' }, 'The history page'), ' says where agentdesk looks for them.')));
     return;
   }
-  view.append(h('h2', 'Tokens by day'), dayChart(byDay.rows, kinds, days),
-      h('h2', { style: 'margin-top:18px' }, 'Tokens by model (all time)'), modelChart(byModel.rows, kinds));
+  const warnings = byModel.warnings || [];
+  if (warnings.length) {
+    view.append(h('div.card.usage-warnings#usage-warnings', warnings.map(w => h('p.muted', '⚠ ' + w))));
+  }
+  view.append(h('div.card#usage-total', h('strong', 'Total cost: '), h('span#usage-total-cost', costText(byModel.total)),
+      h('span.muted', ' · ' + byModel.total.responses.toLocaleString() + ' responses · prices: ' + pricesText(byModel.prices))),
+      h('h2', 'Cost by day'), costDayChart(byDay.rows, days),
+      h('h2', { style: 'margin-top:18px' }, 'Tokens by day'), dayChart(byDay.rows, kinds, days),
+      h('h2', { style: 'margin-top:18px' }, 'By model (all time)'), modelChart(byModel.rows, kinds),
+      h('h2', { style: 'margin-top:18px' }, 'Cost by project (all time)'), projectTable(byProject.rows));
+}
+
+/** "$1.23", "$0.0042", "unpriced", or a "+" when part of the group had no price. */
+export function costText(r) {
+  if (!r || r.cost_usd === null || r.cost_usd === undefined) return r && r.responses > 0 ? 'unpriced' : '—';
+  return fmtUsd(r.cost_usd) + (r.unpriced_responses > 0 ? '+' : '');
+}
+
+export function fmtUsd(v) {
+  return v >= 1 ? '$' + v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }) : '$' + v.toFixed(4);
+}
+
+function pricesText(p) {
+  if (!p) return '—';
+  const src = (p.source || '').startsWith('@pydantic') ? 'genai-prices' : p.source;
+  return src + ' ' + p.version + (p.published ? ' (' + p.published + ')' : '');
+}
+
+function unpricedNote(r) {
+  return r.unpriced_models && r.unpriced_models.length ? h('span.muted.small', ' unpriced: ' + r.unpriced_models.join(', ')) : null;
+}
+
+function costDayChart(rows, days) {
+  const end = new Date(); end.setUTCHours(0, 0, 0, 0);
+  const dayList = [];
+  for (let i = days - 1; i >= 0; i--) dayList.push(new Date(end.getTime() - i * 86400000).toISOString().slice(0, 10));
+  const byDay = new Map(rows.map(r => [r.key, r]));
+  const peak = Math.max(0, ...dayList.map(d => (byDay.get(d) || {}).cost_usd || 0));
+  if (peak === 0) {
+    return h('div.chart#usage-cost-chart', h('p.muted', 'No priced usage in the last ' + days + ' days.'));
+  }
+  const max = peak * 1.1;
+  const W = 1000, H = 200, L = 70, B = 28, T = 10;
+  const bw = (W - L - 10) / dayList.length;
+  const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, width: '100%', role: 'img', 'aria-label': 'Cost per day', id: 'usage-cost-chart' });
+  for (let i = 0; i <= 4; i++) {
+    const y = T + (H - T - B) * (1 - i / 4);
+    svg.append(s('line', { x1: L, x2: W - 10, y1: y, y2: y, stroke: '#2b313c' }),
+        s('text', { x: L - 6, y: y + 4, 'text-anchor': 'end' }, fmtUsd(max * i / 4)));
+  }
+  const every = Math.ceil(dayList.length / 10);
+  dayList.forEach((d, i) => {
+    const r = byDay.get(d);
+    const x = L + i * bw + bw * 0.15;
+    const v = r && r.cost_usd ? r.cost_usd : 0;
+    if (v > 0) {
+      const bh = (H - T - B) * v / max;
+      svg.append(s('rect', { x, y: H - B - bh, width: Math.max(1, bw * 0.7), height: bh, fill: '#f0883e', class: 'cost-bar' },
+          s('title', {}, `${d}: ${costText(r)}`)));
+    }
+    if (i % every === 0) svg.append(s('text', { x: x + bw * 0.35, y: H - 8, 'text-anchor': 'middle' }, d.slice(5)));
+  });
+  return h('div.chart', svg);
+}
+
+function projectTable(rows) {
+  const sorted = [...rows].sort((a, b) => (b.cost_usd || 0) - (a.cost_usd || 0));
+  return h('table.list#usage-project-table',
+      h('thead', h('tr', h('th', 'Project'), h('th', 'Responses'), h('th', 'Input'), h('th', 'Output'), h('th', 'Cost'))),
+      h('tbody', sorted.map(r => h('tr', h('td', r.key), h('td.num', r.responses.toLocaleString()),
+          h('td.num', r.input_tokens.toLocaleString()), h('td.num', r.output_tokens.toLocaleString()),
+          h('td.num', costText(r), unpricedNote(r))))));
 }
 
 function dayChart(rows, kinds, days) {
@@ -112,10 +184,11 @@ function modelChart(rows, kinds) {
     svg.append(s('text', { x: x + 6, y: y + 16 }, fmtNumber(total(r))));
   });
   const table = h('table.list#usage-table', { style: 'margin-top:12px' },
-      h('thead', h('tr', h('th', 'Model'), h('th', 'Responses'), h('th', 'Input'), h('th', 'Output'), h('th', 'Cache write'), h('th', 'Cache read'))),
+      h('thead', h('tr', h('th', 'Model'), h('th', 'Responses'), h('th', 'Input'), h('th', 'Output'), h('th', 'Cache write'), h('th', 'Cache read'), h('th', 'Cost'))),
       h('tbody', sorted.map(r => h('tr', h('td', r.key), h('td.num', r.responses.toLocaleString()),
           h('td.num', r.input_tokens.toLocaleString()), h('td.num', r.output_tokens.toLocaleString()),
-          h('td.num', r.cache_creation_tokens.toLocaleString()), h('td.num', r.cache_read_tokens.toLocaleString())))));
+          h('td.num', r.cache_creation_tokens.toLocaleString()), h('td.num', r.cache_read_tokens.toLocaleString()),
+          h('td.num', { class: r.cost_usd === null ? 'unpriced' : '' }, costText(r))))));
   return h('div', h('div.chart', svg, legend(kinds)), table);
 }
 

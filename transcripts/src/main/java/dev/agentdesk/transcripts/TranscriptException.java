@@ -23,7 +23,9 @@ public class TranscriptException extends RuntimeException {
     /** A database URL names an engine this build does not support. */
     UNSUPPORTED_DATABASE,
     /** A search query the full-text engine rejected. */
-    BAD_QUERY
+    BAD_QUERY,
+    /** A price table or price override file that cannot be used. */
+    BAD_PRICE_FILE
   }
 
   private final Reason reason;

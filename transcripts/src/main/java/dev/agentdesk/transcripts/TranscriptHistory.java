@@ -3,6 +3,7 @@ package dev.agentdesk.transcripts;
 import dev.agentdesk.transcripts.assemble.AssemblyInput;
 import dev.agentdesk.transcripts.assemble.SessionDetail;
 import dev.agentdesk.transcripts.assemble.SessionDetailAssembler;
+import dev.agentdesk.transcripts.cost.PriceTable;
 import dev.agentdesk.transcripts.index.Importer;
 import dev.agentdesk.transcripts.records.TokenUsage;
 import dev.agentdesk.transcripts.store.TranscriptStore;
@@ -91,31 +92,58 @@ public final class TranscriptHistory implements AutoCloseable {
   }
 
   /**
-   * Token totals grouped by day, session or model. Every model response is counted once across the
-   * whole history (a response copied into a fork or written as several lines counts once); the
-   * copy with the largest output count is the one counted.
+   * Token totals grouped by day, session, model, provider or project, from the aggregates the
+   * import keeps (ADR 0018). Every model response is counted once across the whole history (a
+   * response copied into a fork or written as several lines counts once); the copy with the largest
+   * output count is the one counted. Responses with damaged counts are left out.
    */
   public List<UsageRow> usage(UsageGrouping by) {
+    List<UsageRow> out = new ArrayList<>();
+    for (UsageRow r : usageReport(by, PriceTable.bundled(), null).rows()) {
+      out.add(new UsageRow(r.key(), r.responses(), r.usage()));
+    }
+    return out;
+  }
+
+  /**
+   * The usage report with cost: each aggregate priced at its day's prices in {@code prices}.
+   *
+   * @param sessionId only this session's usage (a full id), or null for the whole history
+   */
+  public UsageReport usageReport(UsageGrouping by, PriceTable prices, String sessionId) {
+    return UsageReports.build(store, by, prices, sessionId == null ? null : resolve(sessionId));
+  }
+
+  /**
+   * The same token totals computed from every stored message, without the aggregates: the
+   * reference the aggregates are tested against.
+   */
+  List<UsageRow> usageByScan(UsageGrouping by) {
     Map<String, UsageSample> best = new HashMap<>();
     store.forEachUsageMessage(m -> best.merge(m.responseId() != null ? "r:" + m.responseId()
         : "m:" + m.sessionId() + "\u0000" + m.uuid(), m, TranscriptHistory::better));
     Map<String, long[]> groups = new TreeMap<>();
     for (UsageSample m : best.values()) {
+      if (!m.usage().plausible()) {
+        continue;
+      }
       String key = switch (by) {
         case DAY -> m.timestamp() == null ? "unknown" : m.timestamp().substring(0, 10);
         case SESSION -> m.sessionId();
         case MODEL -> m.model() == null ? "unknown" : m.model();
         case PROVIDER -> m.source();
+        default -> throw new IllegalArgumentException("not by scan: " + by);
       };
-      long[] g = groups.computeIfAbsent(key, k -> new long[5]);
+      long[] g = groups.computeIfAbsent(key, k -> new long[6]);
       g[0]++;
       g[1] += m.usage().input();
       g[2] += m.usage().output();
       g[3] += m.usage().cacheRead();
       g[4] += m.usage().cacheCreation();
+      g[5] += m.usage().cacheCreation1h();
     }
     List<UsageRow> out = new ArrayList<>(groups.size());
-    groups.forEach((k, g) -> out.add(new UsageRow(k, g[0], new TokenUsage(g[1], g[2], g[3], g[4]))));
+    groups.forEach((k, g) -> out.add(new UsageRow(k, g[0], new TokenUsage(g[1], g[2], g[3], g[4], g[5]))));
     return out;
   }
 

@@ -5,5 +5,8 @@ public enum UsageGrouping {
   DAY,
   SESSION,
   MODEL,
-  PROVIDER
+  PROVIDER,
+  PROJECT,
+  /** One row per counted response (the message whose usage copy counts); meant for one session. */
+  RESPONSE
 }

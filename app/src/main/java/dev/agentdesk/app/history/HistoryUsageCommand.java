@@ -4,19 +4,24 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentdesk.app.cli.HistoryCommand;
+import dev.agentdesk.app.cli.UserError;
 import dev.agentdesk.transcripts.UsageGrouping;
+import dev.agentdesk.transcripts.UsageReport;
 import dev.agentdesk.transcripts.UsageRow;
+import dev.agentdesk.transcripts.cost.PriceFiles;
 import dev.agentdesk.transcripts.records.TokenUsage;
 import java.io.PrintWriter;
-import java.util.List;
+import java.nio.file.Path;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code history usage}: token totals, each model response counted once. */
+/** {@code history usage}: token totals and their cost, each model response counted once. */
 @Command(name = "usage", mixinStandardHelpOptions = true,
-    description = "Token totals by day, session, model or provider; each model response is counted once.")
+    description = {"Tokens and cost by day, session, model, provider or project; each model response is counted once.",
+        "Cost uses the price table of 'agentdesk prices'; a model without a price is named as unpriced, never $0."})
 public final class HistoryUsageCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
@@ -27,60 +32,84 @@ public final class HistoryUsageCommand implements Callable<Integer> {
   @CommandLine.Mixin
   DbOption db = new DbOption();
 
-  @Option(names = "--by", defaultValue = "day", paramLabel = "day|session|model|provider",
-      description = "Grouping (default ${DEFAULT-VALUE})", converter = GroupingConverter.class)
+  @Option(names = "--by", defaultValue = "day", paramLabel = "day|session|model|provider|project|response",
+      description = "Grouping (default ${DEFAULT-VALUE}); response lists one session's responses (with --session)",
+      converter = GroupingConverter.class)
   UsageGrouping by;
+
+  @Option(names = "--session", paramLabel = "ID", description = "Only this session (an unambiguous id prefix is enough)")
+  String session;
 
   @Option(names = "--json", description = "Print JSON")
   boolean json;
 
-  /** Case-insensitive day|session|model. */
+  @Option(names = "--config-dir", paramLabel = "DIR", hidden = true,
+      description = "Where prices.json and price-overrides.json are (default $XDG_CONFIG_HOME/agentdesk)")
+  Path configDir;
+
+  /** Case-insensitive grouping names. */
   static final class GroupingConverter implements CommandLine.ITypeConverter<UsageGrouping> {
     @Override
     public UsageGrouping convert(String value) {
       try {
-        return UsageGrouping.valueOf(value.toUpperCase(java.util.Locale.ROOT));
+        return UsageGrouping.valueOf(value.toUpperCase(Locale.ROOT));
       } catch (IllegalArgumentException e) {
-        throw new CommandLine.TypeConversionException("expected day, session, model or provider, not '" + value + "'");
+        throw new CommandLine.TypeConversionException(
+            "expected day, session, model, provider, project or response, not '" + value + "'");
       }
     }
   }
 
   @Override
   public Integer call() throws Exception {
-    List<UsageRow> rows = HistorySupport.withHistory(db, parent, h -> h.usage(by));
-    TokenUsage total = rows.stream().map(UsageRow::usage).reduce(TokenUsage.ZERO, TokenUsage::plus);
-    long responses = rows.stream().mapToLong(UsageRow::responses).sum();
+    if (by == UsageGrouping.RESPONSE && session == null) {
+      throw new UserError("--by response lists one session's responses: give --session ID");
+    }
+    PrintWriter err = spec.commandLine().getErr();
+    PriceFiles.Loaded prices = Costs.load(configDir, err);
+    UsageReport report = HistorySupport.withHistory(db, parent, h -> h.usageReport(by, prices.table(), session));
     PrintWriter out = spec.commandLine().getOut();
+    String name = by.name().toLowerCase(Locale.ROOT);
     if (json) {
       ObjectMapper m = new ObjectMapper();
       ObjectNode o = m.createObjectNode();
-      o.put("by", by.name().toLowerCase(java.util.Locale.ROOT));
+      o.put("by", name);
       ArrayNode a = o.putArray("rows");
-      for (UsageRow r : rows) {
-        put(a.addObject().put("key", r.key()).put("responses", r.responses()), r.usage());
+      for (UsageRow r : report.rows()) {
+        row(a.addObject().put("key", r.key()), r);
       }
-      put(o.putObject("total").put("responses", responses), total);
+      row(o.putObject("total"), report.total());
+      Costs.putReport(o, report);
+      prices.warnings().forEach(w -> ((ArrayNode) o.get("warnings")).add(w));
       out.println(m.writeValueAsString(o));
     } else {
-      out.printf("%-28s %9s %14s %14s %16s %16s%n", by.name().toLowerCase(java.util.Locale.ROOT), "responses",
-          "input", "output", "cache read", "cache creation");
-      for (UsageRow r : rows) {
-        line(out, r.key(), r.responses(), r.usage());
+      int width = by == UsageGrouping.SESSION || by == UsageGrouping.RESPONSE ? 40 : 28;
+      out.printf("%-" + width + "s %9s %14s %14s %16s %16s %12s%n", name, "responses", "input", "output", "cache read",
+          "cache creation", "cost_usd");
+      for (UsageRow r : report.rows()) {
+        line(out, width, r.key(), r);
       }
-      line(out, "total", responses, total);
+      line(out, width, "total", report.total());
+      out.printf("prices: %s %s%s%n", report.pricesSource(), report.pricesVersion(),
+          report.pricesPublished() == null ? "" : " (published " + report.pricesPublished() + ")");
     }
     out.flush();
+    report.warnings().forEach(w -> err.println("warning: " + w));
+    err.flush();
     return 0;
   }
 
-  private static void put(ObjectNode o, TokenUsage u) {
+  private static void row(ObjectNode o, UsageRow r) {
+    o.put("responses", r.responses());
+    TokenUsage u = r.usage();
     o.put("input_tokens", u.input()).put("output_tokens", u.output()).put("cache_read_tokens", u.cacheRead())
-        .put("cache_creation_tokens", u.cacheCreation());
+        .put("cache_creation_tokens", u.cacheCreation()).put("cache_creation_1h_tokens", u.cacheCreation1h());
+    Costs.put(o, r);
   }
 
-  private static void line(PrintWriter out, String key, long responses, TokenUsage u) {
-    out.printf("%-28s %9d %14d %14d %16d %16d%n", HistorySupport.shorten(key, 28), responses, u.input(), u.output(),
-        u.cacheRead(), u.cacheCreation());
+  private static void line(PrintWriter out, int width, String key, UsageRow r) {
+    TokenUsage u = r.usage();
+    out.printf("%-" + width + "s %9d %14d %14d %16d %16d %12s%n", HistorySupport.shorten(key, width), r.responses(),
+        u.input(), u.output(), u.cacheRead(), u.cacheCreation(), Costs.cell(r));
   }
 }

@@ -96,6 +96,60 @@ class HistoryCliTest {
   }
 
   @Test
+  void usageHasACostColumnAndUnpricedModelsAreNamed() throws IOException {
+    Path config = dir.resolve("config");
+    assertThat(run("history", "import", "--claude", projects.toString(), "--db", db.toString()).exit()).isZero();
+    CliRun byModel = run("history", "usage", "--by", "model", "--json", "--db", db.toString(), "--config-dir",
+        config.toString());
+    assertThat(byModel.exit()).as(byModel.err()).isZero();
+    JsonNode report = JSON.readTree(byModel.out());
+    // 7 input × $3 + 11 output × $15 + 100 cache read × $0.30 + 5 cache write × $3.75, per million tokens
+    assertThat(report.get("rows").get(0).get("cost_usd").asDouble()).isEqualTo(0.000235);
+    assertThat(report.get("total").get("cost_usd").asDouble()).isEqualTo(0.000235);
+    assertThat(report.get("prices").get("version").asText()).isEqualTo("0.1.8");
+    assertThat(report.get("warnings")).isEmpty();
+
+    CliRun text = run("history", "usage", "--by", "project", "--db", db.toString(), "--config-dir", config.toString());
+    assertThat(text.out()).contains("cost_usd").containsPattern("cli\\s+1\\s+7\\s+11\\s+100\\s+5\\s+\\$0\\.0002")
+        .contains("prices: @pydantic/genai-prices");
+
+    CliRun show = run("history", "show", SESSION, "--db", db.toString(), "--config-dir", config.toString());
+    assertThat(show.out()).contains("- cost: $0.0002; prices: genai-prices 0.1.8");
+
+    // a model the table does not know: its tokens are counted, its cost is named as unpriced, never $0
+    Files.createDirectories(config);
+    Files.writeString(config.resolve("price-overrides.json"), "{\"models\": {\"claude-sonnet-4-5\": {\"input_mtok\": 1000000,"
+        + " \"output_mtok\": 0}}}");
+    CliRun overridden = run("history", "usage", "--json", "--db", db.toString(), "--config-dir", config.toString());
+    // no cache prices in the override: cache reads and writes are billed as input (7 + 100 + 5 tokens at $1 each)
+    assertThat(JSON.readTree(overridden.out()).get("total").get("cost_usd").asDouble()).isEqualTo(112.0);
+    Files.writeString(config.resolve("price-overrides.json"), "{broken");
+    CliRun broken = run("history", "usage", "--by", "model", "--db", db.toString(), "--config-dir", config.toString());
+    assertThat(broken.exit()).isZero();
+    assertThat(broken.err()).contains("warning: ignoring the price overrides").contains("not JSON");
+    assertThat(broken.out()).contains("$0.0002");
+
+    Path table = dir.resolve("table.json");
+    Files.writeString(table, "{\"version\": \"t1\", \"published\": \"2026-01-01\", \"providers\": [{\"id\": \"other\","
+        + " \"models\": [{\"id\": \"gpt-x\", \"prices\": {\"input_mtok\": 1, \"output_mtok\": 1}}]}]}");
+    Files.delete(config.resolve("price-overrides.json"));
+    CliRun update = run("prices", "--config-dir", config.toString(), "update", "--from", table.toString());
+    assertThat(update.exit()).as(update.err()).isZero();
+    assertThat(update.out()).contains("installed").contains("t1");
+    CliRun unpriced = run("history", "usage", "--by", "model", "--db", db.toString(), "--config-dir", config.toString());
+    assertThat(unpriced.out()).containsPattern("claude-sonnet-4-5 .* unpriced");
+    assertThat(unpriced.err()).contains("warning: no price for claude-sonnet-4-5 (1 responses)")
+        .contains("is older than the newest usage (2026-02-01)");
+    CliRun badUpdate = run("prices", "--config-dir", config.toString(), "update", "--from", projects.resolve(
+        "-home-dev-cli/" + SESSION + ".jsonl").toString());
+    assertThat(badUpdate.exit()).isEqualTo(2);
+    assertThat(badUpdate.err()).contains("the installed table is unchanged");
+    CliRun show2 = run("prices", "--config-dir", config.toString(), "gpt-x", "claude-sonnet-4-5");
+    assertThat(show2.out()).contains("price table: ").contains("t1").contains("gpt-x: other/gpt-x  input 1.000")
+        .contains("claude-sonnet-4-5: unpriced");
+  }
+
+  @Test
   void badInputIsAUsageErrorWithAClearMessage() {
     CliRun missing = run("history", "import", "--claude", dir.resolve("nope").toString(), "--db", db.toString());
     assertThat(missing.exit()).isEqualTo(2);
@@ -111,7 +165,7 @@ class HistoryCliTest {
 
     CliRun badGrouping = run("history", "usage", "--by", "week", "--db", db.toString());
     assertThat(badGrouping.exit()).isEqualTo(2);
-    assertThat(badGrouping.err()).contains("expected day, session, model or provider");
+    assertThat(badGrouping.err()).contains("expected day, session, model, provider, project or response");
 
     CliRun punctuation = run("history", "search", "???", "--db", db.toString());
     assertThat(punctuation.exit()).isEqualTo(2);

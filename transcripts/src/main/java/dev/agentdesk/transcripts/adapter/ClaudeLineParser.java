@@ -334,7 +334,8 @@ final class ClaudeLineParser {
         : (messageId == null ? "" : messageId) + "|" + (requestId == null ? "" : requestId);
     JsonNode u = Json.obj(message, "usage");
     TokenUsage usage = u == null ? null : new TokenUsage(Json.lng(u, "input_tokens"), Json.lng(u, "output_tokens"),
-        Json.lng(u, "cache_read_input_tokens"), Json.lng(u, "cache_creation_input_tokens"));
+        Json.lng(u, "cache_read_input_tokens"), Json.lng(u, "cache_creation_input_tokens"),
+        Json.lng(Json.obj(u, "cache_creation"), "ephemeral_1h_input_tokens"));
     JsonNode content = message.get("content");
     boolean usagePlaced = false;
     boolean counted = false;

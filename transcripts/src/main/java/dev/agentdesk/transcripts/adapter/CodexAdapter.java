@@ -297,7 +297,9 @@ public final class CodexAdapter implements ProviderAdapter {
       String uuid = "L" + offset;
       return new MessageRecord(unit.sessionId(), uuid, Json.str(state, "lastAssistant"),
           TranscriptRecord.ordinal(offset, 0), ts, "assistant", null, ContentTypes.USAGE, true, Visibility.HIDDEN,
-          model != null ? model : Json.str(state, "model"), false, null, "token_count:" + uuid, usage);
+          model != null ? model : Json.str(state, "model"), false, null,
+          // Scoped to the session: byte offsets repeat across rollout files.
+          "token_count:" + unit.sessionId() + "/" + uuid, usage);
     }
 
     // ---- response items ---------------------------------------------------------------------

@@ -77,10 +77,11 @@ final class RowAdapter {
         isMeta = c.at("is_meta"), visibility = c.at("visibility"), model = c.at("model"),
         sidechain = c.at("is_sidechain"), agent = c.at("agent_id"), response = c.at("response_id"),
         hasUsage = c.at("has_usage"), input = c.at("input_tokens"), output = c.at("output_tokens"),
-        cacheRead = c.at("cache_read_tokens"), cacheCreation = c.at("cache_creation_tokens");
+        cacheRead = c.at("cache_read_tokens"), cacheCreation = c.at("cache_creation_tokens"),
+        cacheCreation1h = c.at("cache_creation_1h_tokens");
     for (Object[] r : t.rows()) {
       TokenUsage usage = l(r, hasUsage) == 0 ? null
-          : new TokenUsage(l(r, input), l(r, output), l(r, cacheRead), l(r, cacheCreation));
+          : new TokenUsage(l(r, input), l(r, output), l(r, cacheRead), l(r, cacheCreation), l(r, cacheCreation1h));
       out.add(new MessageRecord(s(r, session), s(r, uuid), s(r, parent), l(r, ordinal), s(r, timestamp), s(r, role),
           s(r, text), s(r, contentType), l(r, isMeta) != 0, visibility(s(r, visibility)), s(r, model),
           l(r, sidechain) != 0, s(r, agent), s(r, response), usage));

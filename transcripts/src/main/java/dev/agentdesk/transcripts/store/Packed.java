@@ -129,6 +129,11 @@ final class Packed {
       return s;
     }
 
+    /** Whether a value follows (a trailing optional field). */
+    boolean more() {
+      return at < buf.length;
+    }
+
     long lng() {
       long v = varint();
       return (v >>> 1) ^ -(v & 1);

@@ -2,6 +2,7 @@ package dev.agentdesk.transcripts.store;
 
 import dev.agentdesk.transcripts.records.MessageRecord;
 import dev.agentdesk.transcripts.records.TokenUsage;
+import dev.agentdesk.transcripts.records.Visibility;
 import dev.agentdesk.transcripts.records.ToolCallRecord;
 import dev.agentdesk.transcripts.records.ToolResultRecord;
 import java.util.List;
@@ -22,7 +23,8 @@ final class PackedRows {
   /** Logical columns of a message row, in the order {@link #message} fills them. */
   static final List<String> MESSAGE_COLUMNS = List.of("session_id", "uuid", "parent_uuid", "ordinal", "timestamp",
       "role", "text", "content_type", "is_meta", "visibility", "model", "is_sidechain", "agent_id", "response_id",
-      "has_usage", "input_tokens", "output_tokens", "cache_read_tokens", "cache_creation_tokens");
+      "has_usage", "input_tokens", "output_tokens", "cache_read_tokens", "cache_creation_tokens",
+      "cache_creation_1h_tokens");
   static final String MESSAGE_SELECT = "SELECT uuid, text, fields FROM messages WHERE session_id = ?";
 
   static final List<String> TOOL_CALL_COLUMNS = List.of("session_id", "id", "message_uuid", "ordinal", "timestamp",
@@ -40,6 +42,10 @@ final class PackedRows {
         .str(m.responseId()).bool(u != null);
     if (u != null) {
       o.lng(u.input()).lng(u.output()).lng(u.cacheRead()).lng(u.cacheCreation());
+      if (u.cacheCreation1h() != 0) {
+        // Trailing and optional: rows written before the one-hour split was stored end here.
+        o.lng(u.cacheCreation1h());
+      }
     }
     return o.toBytes();
   }
@@ -47,7 +53,7 @@ final class PackedRows {
   /** A message row in {@link #MESSAGE_COLUMNS} order. */
   static Object[] message(String sessionId, String uuid, String text, byte[] fields) {
     Packed.In in = new Packed.In(fields, "message", uuid);
-    Object[] r = new Object[19];
+    Object[] r = new Object[20];
     r[0] = sessionId;
     r[1] = uuid;
     r[2] = in.str();
@@ -68,14 +74,25 @@ final class PackedRows {
     r[16] = usage ? in.lng() : 0L;
     r[17] = usage ? in.lng() : 0L;
     r[18] = usage ? in.lng() : 0L;
+    r[19] = usage && in.more() ? in.lng() : 0L;
     return r;
+  }
+
+  /** The message of a row in {@link #MESSAGE_COLUMNS} order (text as the row holds it). */
+  static MessageRecord usageRecord(Object[] r) {
+    boolean usage = ((Long) r[14]) != 0;
+    return new MessageRecord((String) r[0], (String) r[1], (String) r[2], (Long) r[3], (String) r[4], (String) r[5],
+        (String) r[6], (String) r[7], ((Long) r[8]) != 0, Visibility.valueOf((String) r[9]), (String) r[10],
+        ((Long) r[11]) != 0, (String) r[12], (String) r[13], usage ? new TokenUsage((Long) r[15], (Long) r[16],
+            (Long) r[17], (Long) r[18], (Long) r[19]) : null);
   }
 
   /** What usage totals need of a message that carries usage. */
   static TranscriptStore.UsageSample usageSample(String sessionId, String source, String uuid, byte[] fields) {
     Object[] r = message(sessionId, uuid, null, fields);
     return new TranscriptStore.UsageSample(sessionId, source, uuid, (Long) r[3], (String) r[4], (String) r[10],
-        (String) r[13], new TokenUsage((Long) r[15], (Long) r[16], (Long) r[17], (Long) r[18]));
+        (String) r[13], new TokenUsage((Long) r[15], (Long) r[16], (Long) r[17], (Long) r[18],
+        (Long) r[19]));
   }
 
   static byte[] toolCallFields(Packed.Out o, ToolCallRecord t) {

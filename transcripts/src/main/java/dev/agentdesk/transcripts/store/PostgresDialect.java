@@ -74,7 +74,15 @@ final class PostgresDialect implements SqlDialect {
 
   @Override
   public List<String> migrations() {
-    return List.of(V1.replace(" TEXT", " TEXT COLLATE \"C\""));
+    return List.of(V1.replace(" TEXT", " TEXT COLLATE \"C\""), UsageLedger.SCHEMA.replace(" TEXT", " TEXT COLLATE \"C\""));
+  }
+
+  /** Version 2 adds the usage aggregates (ADR 0018), filled from the stored messages. */
+  @Override
+  public void afterMigration(int version, Connection c) throws SQLException {
+    if (version == 2) {
+      UsageLedger.rebuild(c, this);
+    }
   }
 
   @Override

@@ -80,6 +80,7 @@ final class RecordWriter implements AutoCloseable {
   private final SqlDialect dialect;
   private final List<PreparedStatement> all = new ArrayList<>();
   private final Packed.Out packed = new Packed.Out();
+  private final UsageLedger ledger;
 
   /** Where a row of a document table lives. */
   private record Slot(long rowid, boolean storedBefore) {}
@@ -98,6 +99,7 @@ final class RecordWriter implements AutoCloseable {
     this.c = c;
     this.store = store;
     this.dialect = dialect;
+    this.ledger = new UsageLedger(c, dialect);
     message = prep(upsert("messages", List.of("session_id", "uuid"), "rowid", "text", "has_usage", "fields"));
     call = prep(upsert("tool_calls", List.of("session_id", "id"), "rowid", "name", "input_json", "fields"));
     result = prep(upsert("tool_results", List.of("session_id", "tool_use_id"), "rowid", "content", "fields"));
@@ -165,6 +167,7 @@ final class RecordWriter implements AutoCloseable {
         Slot slot = slot(SearchDocs.MESSAGE, m.sessionId(), m.uuid());
         set(message, m.sessionId(), m.uuid(), rowidParam(slot), m.text(), m.usage() == null ? 0L : 1L,
             PackedRows.messageFields(packed, m));
+        ledger.message(m, slot.storedBefore());
         document(SearchDocs.MESSAGE, slot, m.sessionId(),
             SearchDocs.messageBody(m.visibility() == Visibility.VISIBLE, m.text()));
       } else if (r instanceof ToolCallRecord t) {
@@ -240,6 +243,7 @@ final class RecordWriter implements AutoCloseable {
   /** Writes what is still pending, the full-text documents included; call once, before commit. */
   void finish() throws SQLException {
     flush();
+    ledger.finish();
     if (!staleDocs.isEmpty()) {
       for (Long id : staleDocs) {
         set(docDelete, id);
@@ -263,6 +267,7 @@ final class RecordWriter implements AutoCloseable {
     lastSession = null;
     lastWritten = null;
     freshSessions.add(sessionId);
+    ledger.deleteSession(sessionId);
     try (PreparedStatement p = c.prepareStatement(dialect.deleteSessionDocumentsSql())) {
       for (int i = 1; i <= SearchDocs.values().length; i++) {
         p.setString(i, dialect.storableText(sessionId));

@@ -32,16 +32,18 @@ final class SqliteDialect implements SqlDialect {
 
   @Override
   public List<String> migrations() {
-    return List.of(V1, V2, V3);
+    return List.of(V1, V2, V3, UsageLedger.SCHEMA);
   }
 
-  /** Versions 2 and 3 rebuild data in Java: the index from the rows, then the packed tables. */
+  /** Versions 2 to 4 rebuild data in Java: the index from the rows, the packed tables, the usage aggregates. */
   @Override
   public void afterMigration(int version, Connection c) throws SQLException {
     if (version == 2) {
       Migrations.reindex(c);
     } else if (version == 3) {
       Migrations.repack(c);
+    } else if (version == 4) {
+      UsageLedger.rebuild(c, this);
     }
   }
 

@@ -345,6 +345,67 @@ public final class TranscriptStore implements AutoCloseable {
     }
   }
 
+  /**
+   * Summed usage of the responses that count (ADR 0018), per session, day ({@code YYYY-MM-DD}, empty
+   * if unknown), model (empty if unknown) and context bucket, with the session's provider and project.
+   * {@code bucket} counts the {@link #contextBounds()} the responses' context exceeded; -1 holds
+   * responses whose counts were negative or absurd (counted, tokens zero).
+   */
+  public record UsageTotal(String sessionId, String source, String project, String day, String model, int bucket,
+      long responses, TokenUsage usage) {}
+
+  /** The context sizes that separate the buckets of {@link UsageTotal}. */
+  public static long[] contextBounds() {
+    return UsageLedger.CONTEXT_BOUNDS.clone();
+  }
+
+  /** Streams the usage aggregates, of one session if {@code sessionId} is not null. */
+  public void forEachUsageTotal(String sessionId, Consumer<UsageTotal> sink) {
+    usageRows("SELECT t.session_id, s.source, s.project, t.day, t.model, t.bucket, t.responses, t.input_tokens,"
+        + " t.output_tokens, t.cache_read_tokens, t.cache_write_tokens, t.cache_write_1h_tokens FROM usage_totals t"
+        + " JOIN sessions s ON s.id = t.session_id" + (sessionId == null ? "" : " WHERE t.session_id = ?"),
+        sessionId, rs -> sink.accept(new UsageTotal(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+            rs.getString(5), rs.getInt(6), rs.getLong(7), new TokenUsage(rs.getLong(8), rs.getLong(9), rs.getLong(10),
+            rs.getLong(11), rs.getLong(12)))));
+  }
+
+  /** One response that counts: the message whose copy of the usage is counted. */
+  public record UsageResponse(String sessionId, String source, String project, String uuid, String day, String model,
+      TokenUsage usage) {}
+
+  /** Streams every response that counts, of one session if {@code sessionId} is not null, in session and ordinal order. */
+  public void forEachUsageResponse(String sessionId, Consumer<UsageResponse> sink) {
+    usageRows("SELECT c.session_id, s.source, s.project, c.uuid, c.day, c.model, c.input_tokens, c.output_tokens,"
+        + " c.cache_read_tokens, c.cache_write_tokens, c.cache_write_1h_tokens FROM usage_candidates c"
+        + " JOIN sessions s ON s.id = c.session_id WHERE c.winner = 1"
+        + (sessionId == null ? "" : " AND c.session_id = ?") + " ORDER BY c.session_id, c.ordinal", sessionId,
+        rs -> sink.accept(new UsageResponse(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+            rs.getString(5), rs.getString(6), new TokenUsage(rs.getLong(7), rs.getLong(8), rs.getLong(9),
+            rs.getLong(10), rs.getLong(11)))));
+  }
+
+  private interface RowSink {
+    void accept(ResultSet rs) throws SQLException;
+  }
+
+  private void usageRows(String sql, String arg, RowSink sink) {
+    try (PreparedStatement p = c.prepareStatement(sql)) {
+      if (arg != null) {
+        p.setString(1, dialect.storableText(arg));
+      }
+      try (ResultSet rs = p.executeQuery()) {
+        while (rs.next()) {
+          sink.accept(rs);
+        }
+      }
+    } catch (SQLException e) {
+      if (connectionLost(e)) {
+        reconnect();
+      }
+      throw new TranscriptException(Reason.STORE_FAILURE, "cannot read usage: " + e.getMessage(), e);
+    }
+  }
+
   /** Problems recorded for lines that were skipped, most recent files first. */
   public List<LineProblem> problems(int limit) {
     return query("SELECT path, line, reason FROM import_problems ORDER BY path, line LIMIT " + limit, List.of(),

@@ -77,7 +77,7 @@ class PackedTest {
     assertThat(row).containsExactly(m.sessionId(), m.uuid(), m.parentUuid(), m.ordinal(), m.timestamp(), m.role(),
         m.text(), m.contentType(), m.isMeta() ? 1L : 0L, m.visibility().name(), m.model(), m.isSidechain() ? 1L : 0L,
         m.agentId(), m.responseId(), u == null ? 0L : 1L, u == null ? 0L : u.input(), u == null ? 0L : u.output(),
-        u == null ? 0L : u.cacheRead(), u == null ? 0L : u.cacheCreation());
+        u == null ? 0L : u.cacheRead(), u == null ? 0L : u.cacheCreation(), u == null ? 0L : u.cacheCreation1h());
   }
 
   @Provide
@@ -86,7 +86,8 @@ class PackedTest {
     Arbitrary<String> maybe = s.injectNull(0.3);
     Arbitrary<TokenUsage> usage = Combinators.combine(Arbitraries.longs().greaterOrEqual(0),
         Arbitraries.longs().greaterOrEqual(0), Arbitraries.longs().greaterOrEqual(0),
-        Arbitraries.longs().greaterOrEqual(0)).as(TokenUsage::new).injectNull(0.4);
+        Arbitraries.longs().greaterOrEqual(0), Arbitraries.longs().greaterOrEqual(0))
+        .as(TokenUsage::new).injectNull(0.4);
     Arbitrary<MessageRecord> fields = Combinators.combine(s, maybe, Arbitraries.longs(), maybe, s, maybe,
         Arbitraries.of(true, false), Arbitraries.of(Visibility.class)).as((uuid, parent, ordinal, time, role, text, meta,
             visibility) -> new MessageRecord("session", uuid, parent, ordinal, time, role, text, "text", meta,

@@ -16,7 +16,9 @@ import dev.agentdesk.transcripts.SessionSummary;
 import dev.agentdesk.transcripts.TranscriptException;
 import dev.agentdesk.transcripts.TranscriptHistory;
 import dev.agentdesk.transcripts.UsageGrouping;
+import dev.agentdesk.transcripts.UsageReport;
 import dev.agentdesk.transcripts.UsageRow;
+import dev.agentdesk.transcripts.cost.PriceFiles;
 import dev.agentdesk.transcripts.assemble.DetailJson;
 import dev.agentdesk.transcripts.index.Importer;
 import io.javalin.config.RoutesConfig;
@@ -47,6 +49,7 @@ public final class HistoryArea implements ApiArea, EventSnapshot {
   private final ReentrantLock readLock = new ReentrantLock();
   private final HistoryTailer tailer;
   private volatile Map<String, SessionSummary> summaries;
+  private volatile PriceFiles.Loaded prices;
 
   /** Opens the database (creating it) and prepares the tailer; nothing is imported until {@link #started}. */
   public HistoryArea(ServeConfig config, EventHub events) {
@@ -194,9 +197,19 @@ public final class HistoryArea implements ApiArea, EventSnapshot {
   }
 
   record UsageJson(String key, long responses, long input_tokens, long output_tokens, long cache_read_tokens,
-      long cache_creation_tokens) {}
+      long cache_creation_tokens, long cache_creation_1h_tokens, Double cost_usd, long unpriced_responses,
+      List<String> unpriced_models) {
+    static UsageJson of(UsageRow u) {
+      Double cost = u.responses() > 0 && !u.hasCost() ? null : Math.round(u.costUsd() * 1e6) / 1e6;
+      return new UsageJson(u.key(), u.responses(), u.usage().input(), u.usage().output(), u.usage().cacheRead(),
+          u.usage().cacheCreation(), u.usage().cacheCreation1h(), cost, u.unpricedResponses(), u.unpricedModels());
+    }
+  }
 
-  record UsageResult(String by, List<UsageJson> rows) {}
+  record PricesJson(String source, String version, String published) {}
+
+  record UsageResult(String by, List<UsageJson> rows, UsageJson total, PricesJson prices, long rejected_responses,
+      List<String> warnings) {}
 
   private void usage(Context ctx) {
     String byName = ctx.queryParamAsClass("by", String.class).getOrDefault("day").toLowerCase(Locale.ROOT);
@@ -204,8 +217,16 @@ public final class HistoryArea implements ApiArea, EventSnapshot {
       case "day" -> UsageGrouping.DAY;
       case "model" -> UsageGrouping.MODEL;
       case "session" -> UsageGrouping.SESSION;
-      default -> throw ServeException.badRequest("by must be day, model or session, got '" + byName + "'");
+      case "provider" -> UsageGrouping.PROVIDER;
+      case "project" -> UsageGrouping.PROJECT;
+      case "response" -> UsageGrouping.RESPONSE;
+      default -> throw ServeException.badRequest(
+          "by must be day, model, session, provider, project or response, got '" + byName + "'");
     };
+    String session = blankToNull(ctx.queryParam("session"));
+    if (by == UsageGrouping.RESPONSE && session == null) {
+      throw ServeException.badRequest("by=response lists one session's responses: give session=ID");
+    }
     String days = ctx.queryParam("days");
     String since = null;
     if (days != null) {
@@ -215,16 +236,28 @@ public final class HistoryArea implements ApiArea, EventSnapshot {
       }
       since = LocalDate.now(ZoneOffset.UTC).minusDays(n - 1L).toString();
     }
-    List<UsageRow> rows = read(h -> h.usage(by));
+    PriceFiles.Loaded prices = prices();
+    UsageReport report = read(h -> h.usageReport(by, prices.table(), session));
     List<UsageJson> out = new ArrayList<>();
-    for (UsageRow u : rows) {
+    for (UsageRow u : report.rows()) {
       if (since != null && u.key().compareTo(since) < 0) {
         continue;
       }
-      out.add(new UsageJson(u.key(), u.responses(), u.usage().input(), u.usage().output(), u.usage().cacheRead(),
-          u.usage().cacheCreation()));
+      out.add(UsageJson.of(u));
     }
-    ctx.json(new UsageResult(byName, out));
+    List<String> warnings = new ArrayList<>(prices.warnings());
+    warnings.addAll(report.warnings());
+    ctx.json(new UsageResult(byName, out, UsageJson.of(report.total()), new PricesJson(report.pricesSource(),
+        report.pricesVersion(), report.pricesPublished()), report.rejectedResponses(), warnings));
+  }
+
+  /** The price table, read once per server (a bad file is a warning in every usage answer). */
+  private PriceFiles.Loaded prices() {
+    PriceFiles.Loaded p = prices;
+    if (p == null) {
+      prices = p = PriceFiles.fromEnvironment().load();
+    }
+    return p;
   }
 
   /** Every session by id, for facets and for naming search hits; rebuilt after each import. */

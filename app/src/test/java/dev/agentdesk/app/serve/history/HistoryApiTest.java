@@ -122,6 +122,13 @@ class HistoryApiTest {
     JsonNode byModel = s.get("/api/history/usage?by=model").json();
     assertThat(byModel.get("rows")).isNotEmpty();
     assertThat(byModel.get("rows").get(0).has("output_tokens")).isTrue();
+    assertThat(byModel.get("rows")).allSatisfy(r -> assertThat(r.has("cost_usd")).isTrue());
+    assertThat(byModel.get("total").get("cost_usd").asDouble()).isPositive();
+    assertThat(byModel.get("prices").get("source").asText()).contains("genai-prices");
+    JsonNode byProject = s.get("/api/history/usage?by=project").json();
+    assertThat(byProject.get("total").get("cost_usd").asDouble())
+        .isCloseTo(byModel.get("total").get("cost_usd").asDouble(), org.assertj.core.api.Assertions.within(1e-5));
+    assertThat(s.get("/api/history/usage?by=response").status()).isEqualTo(400);
     JsonNode byDay = s.get("/api/history/usage?by=day").json();
     assertThat(byDay.get("rows")).allSatisfy(r -> assertThat(r.get("key").asText()).matches("\\d{4}-\\d{2}-\\d{2}|unknown"));
     long total = 0;

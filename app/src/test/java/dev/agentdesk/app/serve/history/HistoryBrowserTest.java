@@ -36,6 +36,7 @@ class HistoryBrowserTest {
       assertThat(b.driver.findElement(By.cssSelector(".page-head h1")).getText()).isNotBlank();
       assertThat(b.driver.findElement(By.id("entries")).getText()).contains("Delegate a repo search to a subagent");
       assertThat(b.driver.findElements(By.cssSelector("#entries details.tool"))).isNotEmpty();
+      assertThat(b.await(By.id("session-cost")).getText()).matches("\\$\\d.*");
       b.screenshot("session-detail");
 
       // Recent work (the corpus is older than the default 30 days): two sessions of today and yesterday.
@@ -53,6 +54,9 @@ class HistoryBrowserTest {
       b.open(s.page("#/usage"));
       b.await(By.cssSelector("#usage-day-chart rect"));
       b.await(By.id("usage-model-chart"));
+      b.await(By.cssSelector("#usage-cost-chart rect.cost-bar"));
+      assertThat(b.await(By.id("usage-total-cost")).getText()).startsWith("$");
+      assertThat(b.await(By.id("usage-project-table")).getText()).contains("$");
       b.screenshot("usage");
     }
   }

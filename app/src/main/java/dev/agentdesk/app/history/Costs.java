@@ -1,0 +1,67 @@
+package dev.agentdesk.app.history;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentdesk.app.cli.UserError;
+import dev.agentdesk.transcripts.TranscriptException;
+import dev.agentdesk.transcripts.UsageReport;
+import dev.agentdesk.transcripts.UsageRow;
+import dev.agentdesk.transcripts.cost.PriceFiles;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Locale;
+
+/** Prices for the CLI: where they are read from, how cost is printed, warnings on stderr. */
+public final class Costs {
+  private Costs() {}
+
+  /** {@code dir} if given (tests, other setups), else {@code $XDG_CONFIG_HOME/agentdesk}. */
+  public static PriceFiles files(Path dir) {
+    return dir != null ? new PriceFiles(dir) : PriceFiles.fromEnvironment();
+  }
+
+  /** The prices to use; a file that cannot be used is a warning on {@code err}. */
+  public static PriceFiles.Loaded load(Path dir, PrintWriter err) {
+    try {
+      PriceFiles.Loaded loaded = files(dir).load();
+      loaded.warnings().forEach(w -> err.println("warning: " + w));
+      return loaded;
+    } catch (TranscriptException e) {
+      throw new UserError(e.getMessage(), e);
+    }
+  }
+
+  /** A cost as a person reads it: cents for sums of a dollar or more, four decimals below. */
+  public static String usd(double v) {
+    return v >= 1 ? String.format(Locale.ROOT, "$%,.2f", v) : String.format(Locale.ROOT, "$%.4f", v);
+  }
+
+  /** The cost cell of a row: "unpriced" when nothing of it was priced, a trailing "+" when part was not. */
+  public static String cell(UsageRow r) {
+    if (r.responses() > 0 && !r.hasCost()) {
+      return "unpriced";
+    }
+    return usd(r.costUsd()) + (r.fullyPriced() ? "" : "+");
+  }
+
+  /** {@code cost_usd} (null when nothing was priced), {@code unpriced_responses} and {@code unpriced_models}. */
+  public static void put(ObjectNode o, UsageRow r) {
+    if (r.responses() > 0 && !r.hasCost()) {
+      o.putNull("cost_usd");
+    } else {
+      o.put("cost_usd", Math.round(r.costUsd() * 1e6) / 1e6);
+    }
+    o.put("unpriced_responses", r.unpricedResponses());
+    ArrayNode models = o.putArray("unpriced_models");
+    r.unpricedModels().forEach(models::add);
+  }
+
+  /** The report's price source, warnings and rejected count, as the JSON and the API give them. */
+  public static void putReport(ObjectNode o, UsageReport report) {
+    o.putObject("prices").put("source", report.pricesSource()).put("version", report.pricesVersion())
+        .put("published", report.pricesPublished());
+    o.put("rejected_responses", report.rejectedResponses());
+    ArrayNode w = o.putArray("warnings");
+    report.warnings().forEach(w::add);
+  }
+}

@@ -1,0 +1,372 @@
+package dev.agentdesk.transcripts.store;
+
+import dev.agentdesk.transcripts.records.MessageRecord;
+import dev.agentdesk.transcripts.records.TokenUsage;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Usage aggregates kept in the writer's transaction, so they can never be out of step with the
+ * records (ADR 0018). Every message that carries usage is a <em>candidate</em> for its response
+ * (messages sharing a response id share one usage); the <em>winner</em> of a response is the
+ * candidate with the largest output (then the smaller session id, then the smaller ordinal), the
+ * same rule the session detail counts by. {@code usage_totals} holds the winners' tokens summed per
+ * (session, day, model, context bucket): a report reads a few thousand rows instead of every
+ * message.
+ *
+ * <p>The context bucket counts how many of {@link #CONTEXT_BOUNDS} a response's context (input +
+ * cache read + cache write) exceeds, so tiered prices ("above 200k tokens") can be applied to the
+ * sums exactly; {@link #REJECTED} collects responses whose counts are not {@link TokenUsage#plausible}, which are
+ * counted but not summed. A price table whose tiers start elsewhere is priced from the winners'
+ * rows instead.
+ */
+final class UsageLedger {
+  /** Context sizes above which some bundled price changes (genai-prices 0.1.8). Changing them needs a migration. */
+  static final long[] CONTEXT_BOUNDS = {128_000, 200_000, 271_999, 272_000};
+  /** The bucket of responses whose counts are negative or absurd. */
+  static final int REJECTED = -1;
+
+  static final String SCHEMA = """
+      CREATE TABLE usage_candidates (
+        session_id TEXT NOT NULL,
+        uuid TEXT NOT NULL,
+        response_key TEXT NOT NULL,
+        ordinal BIGINT NOT NULL,
+        day TEXT NOT NULL,
+        model TEXT NOT NULL,
+        input_tokens BIGINT NOT NULL,
+        output_tokens BIGINT NOT NULL,
+        cache_read_tokens BIGINT NOT NULL,
+        cache_write_tokens BIGINT NOT NULL,
+        cache_write_1h_tokens BIGINT NOT NULL,
+        winner INTEGER NOT NULL,
+        PRIMARY KEY (session_id, uuid)
+      );
+      CREATE INDEX usage_candidates_key ON usage_candidates(response_key);
+      CREATE TABLE usage_totals (
+        session_id TEXT NOT NULL,
+        day TEXT NOT NULL,
+        model TEXT NOT NULL,
+        bucket INTEGER NOT NULL,
+        responses BIGINT NOT NULL,
+        input_tokens BIGINT NOT NULL,
+        output_tokens BIGINT NOT NULL,
+        cache_read_tokens BIGINT NOT NULL,
+        cache_write_tokens BIGINT NOT NULL,
+        cache_write_1h_tokens BIGINT NOT NULL,
+        PRIMARY KEY (session_id, day, model, bucket)
+      );
+      """;
+
+  private static final String COLS = "session_id, uuid, response_key, ordinal, day, model, input_tokens,"
+      + " output_tokens, cache_read_tokens, cache_write_tokens, cache_write_1h_tokens";
+  private static final int IN_CHUNK = 400;
+
+  /** A message's claim on its response's usage. */
+  record Candidate(String key, String sessionId, String uuid, long ordinal, String day, String model, TokenUsage u) {
+    String id() {
+      return sessionId + '\u001f' + uuid;
+    }
+
+    /** Whether this copy counts rather than {@code o}: larger output, then smaller session id, then ordinal. */
+    boolean beats(Candidate o) {
+      if (u.output() != o.u.output()) {
+        return u.output() > o.u.output();
+      }
+      int s = sessionId.compareTo(o.sessionId);
+      if (s != 0) {
+        return s < 0;
+      }
+      return ordinal <= o.ordinal;
+    }
+  }
+
+  /** The response key of a message: its response id, else the message itself. */
+  static String responseKey(String sessionId, String uuid, String responseId) {
+    return responseId != null ? "r:" + responseId : "m:" + sessionId + '\u001f' + uuid;
+  }
+
+  static String day(String timestamp) {
+    return timestamp != null && timestamp.length() >= 10 ? timestamp.substring(0, 10) : "";
+  }
+
+  static int bucket(TokenUsage u) {
+    if (!u.plausible()) {
+      return REJECTED;
+    }
+    long context = u.input() + u.cacheRead() + u.cacheCreation();
+    int b = 0;
+    for (long bound : CONTEXT_BOUNDS) {
+      if (context > bound) {
+        b++;
+      }
+    }
+    return b;
+  }
+
+  private final Connection c;
+  private final SqlDialect dialect;
+  /** Candidates of this transaction by id, written in {@link #finish} with their winner flag. */
+  private final Map<String, Candidate> pending = new HashMap<>();
+  /** Responses whose winner may have changed. */
+  private final Set<String> dirty = new LinkedHashSet<>();
+  /** Responses that lost a stored candidate: their winner is looked for among all stored candidates. */
+  private final Set<String> rescan = new HashSet<>();
+  /** Stored candidates already removed in this transaction (by id). */
+  private final Set<String> removed = new HashSet<>();
+  /** Sums to add to usage_totals, by (session, day, model, bucket). */
+  private final Map<List<Object>, long[]> deltas = new HashMap<>();
+
+  UsageLedger(Connection c, SqlDialect dialect) {
+    this.c = c;
+    this.dialect = dialect;
+  }
+
+  /** A message was written; {@code storedBefore}: its row existed before this transaction. */
+  void message(MessageRecord m, boolean storedBefore) throws SQLException {
+    String id = m.sessionId() + '\u001f' + m.uuid();
+    if (storedBefore && removed.add(id)) {
+      removeStored(m.sessionId(), m.uuid());
+    }
+    Candidate prev;
+    if (m.usage() == null) {
+      prev = pending.remove(id);
+    } else {
+      Candidate now = new Candidate(responseKey(m.sessionId(), m.uuid(), m.responseId()), m.sessionId(), m.uuid(),
+          m.ordinal(), day(m.timestamp()), m.model() == null ? "" : m.model(), m.usage());
+      prev = pending.put(id, now);
+      dirty.add(now.key());
+    }
+    if (prev != null) {
+      dirty.add(prev.key());
+    }
+  }
+
+  /** The session's rows are deleted (its totals with them); responses it won look for a new winner. */
+  void deleteSession(String sessionId) throws SQLException {
+    pending.values().removeIf(p -> {
+      if (p.sessionId().equals(sessionId)) {
+        dirty.add(p.key());
+        return true;
+      }
+      return false;
+    });
+    deltas.keySet().removeIf(k -> k.get(0).equals(sessionId));
+    try (PreparedStatement p = c.prepareStatement(
+        "SELECT DISTINCT response_key FROM usage_candidates WHERE session_id = ? AND winner = 1")) {
+      p.setString(1, dialect.storableText(sessionId));
+      try (ResultSet rs = p.executeQuery()) {
+        while (rs.next()) {
+          dirty.add(rs.getString(1));
+          rescan.add(rs.getString(1));
+        }
+      }
+    }
+    for (String table : List.of("usage_candidates", "usage_totals")) {
+      try (PreparedStatement p = c.prepareStatement("DELETE FROM " + table + " WHERE session_id = ?")) {
+        p.setString(1, dialect.storableText(sessionId));
+        p.executeUpdate();
+      }
+    }
+  }
+
+  private void removeStored(String sessionId, String uuid) throws SQLException {
+    Candidate old = null;
+    boolean winner = false;
+    try (PreparedStatement p = c.prepareStatement("SELECT " + COLS + ", winner FROM usage_candidates"
+        + " WHERE session_id = ? AND uuid = ?")) {
+      p.setString(1, dialect.storableText(sessionId));
+      p.setString(2, dialect.storableText(uuid));
+      try (ResultSet rs = p.executeQuery()) {
+        if (rs.next()) {
+          old = candidate(rs);
+          winner = rs.getInt(12) == 1;
+        }
+      }
+    }
+    if (old == null) {
+      return;
+    }
+    if (winner) {
+      add(old, -1);
+    }
+    dirty.add(old.key());
+    rescan.add(old.key());
+    try (PreparedStatement p = c.prepareStatement("DELETE FROM usage_candidates WHERE session_id = ? AND uuid = ?")) {
+      p.setString(1, dialect.storableText(sessionId));
+      p.setString(2, dialect.storableText(uuid));
+      p.executeUpdate();
+    }
+  }
+
+  /** Decides the winners of the responses this transaction touched and writes candidates and totals. */
+  void finish() throws SQLException {
+    if (dirty.isEmpty()) {
+      return;
+    }
+    Map<String, List<Candidate>> fresh = new HashMap<>();
+    for (Candidate p : pending.values()) {
+      fresh.computeIfAbsent(p.key(), k -> new ArrayList<>(1)).add(p);
+    }
+    List<String> keys = new ArrayList<>(dirty);
+    Map<String, Candidate> oldWinner = new HashMap<>();
+    Map<String, List<Candidate>> stored = new HashMap<>();
+    select(keys, " AND winner = 1", (k, cand) -> oldWinner.put(k, cand));
+    select(new ArrayList<>(rescan), "", (k, cand) -> stored.computeIfAbsent(k, x -> new ArrayList<>()).add(cand));
+    Set<String> pendingWinners = new HashSet<>();
+    try (PreparedStatement flag = c.prepareStatement(
+        "UPDATE usage_candidates SET winner = ? WHERE session_id = ? AND uuid = ?")) {
+      for (String key : keys) {
+        Candidate was = oldWinner.get(key);
+        Candidate best = rescan.contains(key) ? null : was;
+        for (Candidate s : stored.getOrDefault(key, List.of())) {
+          best = best == null || s.beats(best) ? s : best;
+        }
+        for (Candidate f : fresh.getOrDefault(key, List.of())) {
+          best = best == null || f.beats(best) ? f : best;
+        }
+        if (was != null && (best == null || !best.id().equals(was.id()))) {
+          add(was, -1);
+          setFlag(flag, was, 0);
+        }
+        if (best != null && (was == null || !best.id().equals(was.id()))) {
+          add(best, 1);
+          if (pending.get(best.id()) == best) {
+            pendingWinners.add(best.id());
+          } else {
+            setFlag(flag, best, 1);
+          }
+        }
+      }
+      flag.executeBatch();
+    }
+    try (PreparedStatement ins = c.prepareStatement("INSERT INTO usage_candidates (" + COLS + ", winner)"
+        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (session_id, uuid) DO UPDATE SET"
+        + " response_key = excluded.response_key, ordinal = excluded.ordinal, day = excluded.day,"
+        + " model = excluded.model, input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,"
+        + " cache_read_tokens = excluded.cache_read_tokens, cache_write_tokens = excluded.cache_write_tokens,"
+        + " cache_write_1h_tokens = excluded.cache_write_1h_tokens, winner = excluded.winner")) {
+      for (Candidate p : pending.values()) {
+        ins.setString(1, dialect.storableText(p.sessionId()));
+        ins.setString(2, dialect.storableText(p.uuid()));
+        ins.setString(3, dialect.storableText(p.key()));
+        ins.setLong(4, p.ordinal());
+        ins.setString(5, p.day());
+        ins.setString(6, dialect.storableText(p.model()));
+        ins.setLong(7, p.u().input());
+        ins.setLong(8, p.u().output());
+        ins.setLong(9, p.u().cacheRead());
+        ins.setLong(10, p.u().cacheCreation());
+        ins.setLong(11, p.u().cacheCreation1h());
+        ins.setInt(12, pendingWinners.contains(p.id()) ? 1 : 0);
+        ins.addBatch();
+      }
+      ins.executeBatch();
+    }
+    try (PreparedStatement up = c.prepareStatement("INSERT INTO usage_totals (session_id, day, model, bucket,"
+        + " responses, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cache_write_1h_tokens)"
+        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (session_id, day, model, bucket) DO UPDATE SET"
+        + " responses = usage_totals.responses + excluded.responses,"
+        + " input_tokens = usage_totals.input_tokens + excluded.input_tokens,"
+        + " output_tokens = usage_totals.output_tokens + excluded.output_tokens,"
+        + " cache_read_tokens = usage_totals.cache_read_tokens + excluded.cache_read_tokens,"
+        + " cache_write_tokens = usage_totals.cache_write_tokens + excluded.cache_write_tokens,"
+        + " cache_write_1h_tokens = usage_totals.cache_write_1h_tokens + excluded.cache_write_1h_tokens")) {
+      for (Map.Entry<List<Object>, long[]> e : deltas.entrySet()) {
+        long[] d = e.getValue();
+        up.setString(1, dialect.storableText((String) e.getKey().get(0)));
+        up.setString(2, (String) e.getKey().get(1));
+        up.setString(3, dialect.storableText((String) e.getKey().get(2)));
+        up.setInt(4, (Integer) e.getKey().get(3));
+        for (int i = 0; i < 6; i++) {
+          up.setLong(5 + i, d[i]);
+        }
+        up.addBatch();
+      }
+      up.executeBatch();
+    }
+    try (PreparedStatement empty = c.prepareStatement("DELETE FROM usage_totals WHERE responses <= 0")) {
+      empty.executeUpdate();
+    }
+    pending.clear();
+    dirty.clear();
+    rescan.clear();
+    removed.clear();
+    deltas.clear();
+  }
+
+  private void setFlag(PreparedStatement flag, Candidate cand, int winner) throws SQLException {
+    flag.setInt(1, winner);
+    flag.setString(2, dialect.storableText(cand.sessionId()));
+    flag.setString(3, dialect.storableText(cand.uuid()));
+    flag.addBatch();
+  }
+
+  /** Adds ({@code sign} 1) or removes (-1) a winner's tokens from its totals row. */
+  private void add(Candidate w, int sign) {
+    int bucket = bucket(w.u());
+    long[] d = deltas.computeIfAbsent(List.of(w.sessionId(), w.day(), w.model(), bucket), k -> new long[6]);
+    d[0] += sign;
+    if (bucket != REJECTED) {
+      d[1] += sign * w.u().input();
+      d[2] += sign * w.u().output();
+      d[3] += sign * w.u().cacheRead();
+      d[4] += sign * w.u().cacheCreation();
+      d[5] += sign * w.u().cacheCreation1h();
+    }
+  }
+
+  private interface Sink {
+    void accept(String key, Candidate c);
+  }
+
+  private void select(List<String> keys, String where, Sink sink) throws SQLException {
+    for (int from = 0; from < keys.size(); from += IN_CHUNK) {
+      List<String> part = keys.subList(from, Math.min(keys.size(), from + IN_CHUNK));
+      String sql = "SELECT " + COLS + " FROM usage_candidates WHERE response_key IN ("
+          + "?, ".repeat(part.size() - 1) + "?)" + where;
+      try (PreparedStatement p = c.prepareStatement(sql)) {
+        for (int i = 0; i < part.size(); i++) {
+          p.setString(i + 1, dialect.storableText(part.get(i)));
+        }
+        try (ResultSet rs = p.executeQuery()) {
+          while (rs.next()) {
+            Candidate cand = candidate(rs);
+            sink.accept(cand.key(), cand);
+          }
+        }
+      }
+    }
+  }
+
+  private static Candidate candidate(ResultSet rs) throws SQLException {
+    return new Candidate(rs.getString(3), rs.getString(1), rs.getString(2), rs.getLong(4), rs.getString(5),
+        rs.getString(6), new TokenUsage(rs.getLong(7), rs.getLong(8), rs.getLong(9), rs.getLong(10), rs.getLong(11)));
+  }
+
+  /**
+   * Fills the aggregates from the stored messages (the migration that adds them): every message
+   * with usage becomes a candidate, as if the whole history were imported in one transaction.
+   */
+  static void rebuild(Connection c, SqlDialect dialect) throws SQLException {
+    UsageLedger ledger = new UsageLedger(c, dialect);
+    try (PreparedStatement p = c.prepareStatement("SELECT session_id, uuid, fields FROM messages WHERE has_usage = 1");
+        ResultSet rs = p.executeQuery()) {
+      while (rs.next()) {
+        Object[] r = PackedRows.message(rs.getString(1), rs.getString(2), null, rs.getBytes(3));
+        MessageRecord m = PackedRows.usageRecord(r);
+        ledger.message(m, false);
+      }
+    }
+    ledger.finish();
+  }
+}
