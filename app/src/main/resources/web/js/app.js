@@ -2,6 +2,7 @@
 import { onApiError, get } from './api.js';
 import * as events from './events.js';
 import { h, clear, notice } from './dom.js';
+import { agentsPage, agentPage } from './pages/agents.js';
 import { terminalsPage, terminalPage } from './pages/terminals.js';
 import { historyPage, sessionPage } from './pages/history.js';
 import { usagePage } from './pages/usage.js';
@@ -14,6 +15,8 @@ let cleanup = null;
 let health = null;
 
 const routes = [
+  [/^#\/agents\/([\w-]+)$/, 'agents', (m) => agentPage(view, m[1], health)],
+  [/^#\/agents$/, 'agents', () => agentsPage(view, health)],
   [/^#\/terminals\/([\w-]+)$/, 'terminals', (m) => terminalPage(view, m[1], health)],
   [/^#\/terminals$/, 'terminals', () => terminalsPage(view, health)],
   [/^#\/history\/sessions\/(.+)$/, 'history', (m) => sessionPage(view, m[1], health)],
@@ -25,7 +28,7 @@ const routes = [
 
 async function route() {
   if (!health) return;
-  const hash = location.hash || '#/terminals';
+  const hash = location.hash || '#/agents';
   if (cleanup) { try { cleanup(); } catch { /* a page that failed to clean up must not block the next */ } }
   cleanup = null;
   for (const [re, page, render] of routes) {
@@ -42,7 +45,7 @@ async function route() {
     }
   }
   clear(view).append(notice('Page not found', h('p', 'There is no page at ' + hash + '. ',
-      h('a', { href: '#/terminals' }, 'Go to the terminals.'))));
+      h('a', { href: '#/agents' }, 'Go to the agents.'))));
 }
 
 function showError(e) {

@@ -153,7 +153,8 @@ export async function sessionPage(view, idAndQuery, health) {
   }
 }
 
-function renderEntry(e) {
+/** One entry of a session detail (message, thinking, tool call, …); the agent page uses it too. */
+export function renderEntry(e) {
   switch (e.type) {
     case 'message':
       return h('div.entry', { class: 'entry message ' + (e.is_meta ? 'meta-entry' : e.role), dataset: { ref: e.uuid || '' } },
