@@ -1,0 +1,98 @@
+package dev.agentdesk.app.serve.agents;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentdesk.app.serve.Browser;
+import dev.agentdesk.app.serve.TestServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The agent pages in real Chromium against a real server running the Claude stand-in in a real git
+ * worktree: start from "New agent", see its terminal in xterm.js and its transcript tail live, answer
+ * its menu with a button, read the diff, merge, discard.
+ */
+@ExtendWith(Browser.Extension.class)
+class AgentsBrowserTest {
+
+  @Test
+  void startWatchAnswerReviewMergeAndDiscard(Browser b, @TempDir Path dir) throws Exception {
+    Path repo = AgentsApiTest.gitRepo(dir.resolve("repo"));
+    Map<String, String> env = AgentsApiTest.env(dir);
+    try (TestServer s = TestServer.withAgents(dir, env)) {
+      b.open(s.page("#/agents"));
+      b.await(By.id("agents-empty"));
+      b.driver.findElement(By.id("agent-repo")).sendKeys(repo.toString());
+      b.driver.findElement(By.id("agent-worktree")).sendKeys("ui");
+      b.driver.findElement(By.id("agent-prompt")).sendKeys("Add a retry");
+      b.driver.findElement(By.id("start-agent")).click();
+
+      // The session page: Claude's screen in xterm.js, the menu as buttons, the transcript beside it.
+      b.await(By.id("agent-terminal"));
+      await(b, () -> terminalText(b).contains("Welcome to Claude Code"), 20, "the agent's screen");
+      b.await(By.cssSelector("#agent-choices button"), 30);
+      assertThat(b.driver.findElements(By.cssSelector("#agent-choices button"))).extracting(e -> e.getText())
+          .containsExactly("1. SQLite", "2. PostgreSQL");
+      b.awaitText(By.id("agent-transcript"), "Add a retry", 10);
+      b.awaitText(By.id("diff-patch"), "+edited by claude: Add a retry", 10);
+      assertThat(b.driver.findElement(By.id("diff-files")).getText()).contains("agent.txt", "+1");
+      b.screenshot("agent-session");
+
+      b.driver.findElement(By.cssSelector("#agent-choices button[data-option='2']")).click();
+      b.awaitText(By.id("agent-transcript"), "with PostgreSQL", 15);
+      b.awaitGone(By.id("agent-choices"), 15);
+
+      // A line written to the transcript file shows on the page (it polls every 500 ms; the latency is
+      // measured by ./bench agents, not here).
+      JsonNode agent = s.get("/api/agents").json().get(0);
+      Path file = Path.of(agent.path("transcript").path("path").asText());
+      String session = agent.path("transcript").path("session_id").asText();
+      String line = "{\"parentUuid\":null,\"isSidechain\":false,\"userType\":\"external\",\"cwd\":\"" + agent.path("worktree").asText()
+          + "\",\"sessionId\":\"" + session + "\",\"version\":\"2.1.7\",\"type\":\"user\",\"uuid\":\"live-line-1\","
+          + "\"timestamp\":\"2026-12-01T12:00:00.000Z\",\"message\":{\"role\":\"user\",\"content\":\"written behind the page\"}}\n";
+      Files.writeString(file, line, StandardOpenOption.APPEND);
+      b.awaitText(By.id("agent-transcript"), "written behind the page", 5);
+
+      b.driver.findElement(By.id("agent-merge")).click();
+      b.awaitText(By.id("agent-merge-note"), "Merged into main", 10);
+      assertThat(Files.readString(repo.resolve("agent.txt"))).contains("edited by claude: Add a retry");
+
+      // The list shows it; discard asks first.
+      b.open(s.page("#/agents"));
+      b.await(By.cssSelector("#agents tbody tr"));
+      assertThat(b.driver.findElement(By.id("agents")).getText()).contains("claude · ui", "agentdesk/ui");
+      b.driver.findElement(By.cssSelector("#agents tbody tr a")).click();
+      b.await(By.id("agent-discard"));
+      ((JavascriptExecutor) b.driver).executeScript("window.confirm = () => true;");
+      b.driver.findElement(By.id("agent-discard")).click();
+      b.await(By.id("agents-empty"), 15);
+      assertThat(Path.of(agent.path("worktree").asText())).doesNotExist();
+    }
+  }
+
+  static String terminalText(Browser b) {
+    return (String) ((JavascriptExecutor) b.driver).executeScript(
+        "const el = document.querySelector('#agent-terminal .term-host'); if (!el || !el.xterm) return '';"
+            + "const buf = el.xterm.buffer.active; const out = [];"
+            + "for (let i = 0; i < buf.length; i++) out.push(buf.getLine(i).translateToString(true));"
+            + "return out.join('\\n');");
+  }
+
+  static void await(Browser b, java.util.function.BooleanSupplier cond, int seconds, String what) {
+    try {
+      new WebDriverWait(b.driver, Duration.ofSeconds(seconds)).until(d -> cond.getAsBoolean());
+    } catch (RuntimeException e) {
+      throw new AssertionError(what + " did not show within " + seconds + " s; console: " + b.console(), e);
+    }
+  }
+}
