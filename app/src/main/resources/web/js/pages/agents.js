@@ -113,18 +113,38 @@ export async function agentPage(view, id, health) {
         h('dt', 'Started'), h('dd', fmtTime(a.created_at)),
         h('dt', 'Last activity'), h('dd', fmtTime(a.last_activity_at || a.created_at))));
   };
+  // A parsed event links to the transcript entry it corresponds to: the last one whose text, or
+  // whose tool call's input, contains the event's text.
+  let entries = [];
+  const jumpTo = (text) => {
+    if (!text) return null;
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const e = entries[i];
+      const hay = (e.text || '') + (e.type === 'tool_call' ? JSON.stringify(e.input || '') : '');
+      if (hay.includes(text)) {
+        const ref = e.uuid || e.id;
+        if (!ref) return null;
+        return h('a.small.jump', { href: '#', dataset: { ref }, onclick: (ev) => {
+          ev.preventDefault();
+          const el = [...transcript.querySelectorAll('[data-ref]')].find(x => x.dataset.ref === ref);
+          if (el) { if (el.tagName === 'DETAILS') el.open = true; el.classList.add('target'); el.scrollIntoView({ block: 'center' }); }
+        } }, ' in transcript');
+      }
+    }
+    return null;
+  };
   const renderState = () => {
     const st = a.status;
     const s = a.state || {};
     put(state, h('h3', 'State'),
-        st.question ? h('p#agent-question', h('strong', 'Asks: '), st.question) : null,
+        st.question ? h('p#agent-question', h('strong', 'Asks: '), st.question, jumpTo(st.question)) : null,
         st.choice ? h('div.form-row#agent-choices', st.choice.options.map(o =>
             h('button' + (o.destructive ? '.danger' : ''), { dataset: { option: o.index },
               onclick: () => post('/api/agents/' + id + '/input', { answer: o.index }).catch(showError) },
               o.index + '. ' + o.label))) : null,
         s.rate_limited_until ? h('p', 'Rate limited until ', fmtTime(s.rate_limited_until), s.rate_limit_text ? ' — ' + s.rate_limit_text : '') : null,
-        (s.pr_urls || []).length ? h('p', 'Pull requests: ', s.pr_urls.map(p => h('a', { href: p.url, target: '_blank', rel: 'noopener' }, p.number ? '#' + p.number : p.url))) : null,
-        s.last_api_error ? h('p.error-text', 'API error: ', s.last_api_error.message || String(s.last_api_error)) : null,
+        (s.pr_urls || []).length ? h('p', 'Pull requests: ', s.pr_urls.map(p => [h('a', { href: p.url, target: '_blank', rel: 'noopener' }, p.number ? '#' + p.number : p.url), jumpTo(p.url), ' '])) : null,
+        s.last_api_error ? h('p.error-text', 'API error: ', s.last_api_error.text, jumpTo(s.last_api_error.text)) : null,
         h('p.small.muted', 'evidence: ' + st.evidence + (st.cleared_by_transcript ? ' · the transcript cleared a terminal question' : '')));
   };
   const actionErr = h('p.error-text#agent-action-error');
@@ -168,9 +188,11 @@ export async function agentPage(view, id, health) {
       const d = await get('/api/agents/' + id + '/transcript');
       if (d.entries.length === shown) return;
       shown = d.entries.length;
+      entries = d.entries;
       const atEnd = transcript.scrollTop + transcript.clientHeight >= transcript.scrollHeight - 20;
       put(transcript, d.entries.map(renderEntry));
       if (atEnd) transcript.scrollTop = transcript.scrollHeight;
+      renderState();
     } catch (e) { put(transcript, h('p.muted', e.message)); }
   };
 

@@ -79,6 +79,12 @@ public final class ServeCommand implements Callable<Integer> {
     ServeConfig config = config();
     PrintWriter out = spec.commandLine().getOut();
     AgentdeskServer server;
+    Optional<String> dataNote;
+    try {
+      dataNote = DataDirs.makePrivate(config.dataDir());
+    } catch (java.io.UncheckedIOException e) {
+      throw new UserError(e.getMessage(), e);
+    }
     try {
       server = Serve.start(config);
     } catch (ServeException e) {
@@ -114,6 +120,7 @@ public final class ServeCommand implements Callable<Integer> {
     } else {
       out.println("  history folders:  not imported (--no-import)");
     }
+    dataNote.ifPresent(n -> out.println("  data folder:      " + n));
     out.println("  stop with Ctrl-C (SIGINT) or SIGTERM");
     out.flush();
     try {

@@ -46,6 +46,8 @@ class AgentsBrowserTest {
       b.awaitText(By.id("agent-transcript"), "Add a retry", 10);
       b.awaitText(By.id("diff-patch"), "+edited by claude: Add a retry", 10);
       assertThat(b.driver.findElement(By.id("diff-files")).getText()).contains("agent.txt", "+1");
+      // The question links to the transcript's AskUserQuestion call.
+      b.await(By.cssSelector("#agent-question a.jump"), 10);
       b.screenshot("agent-session");
 
       b.driver.findElement(By.cssSelector("#agent-choices button[data-option='2']")).click();
