@@ -8,6 +8,7 @@ import { FitAddon } from '/vendor/addon-fit.js';
 import { WebLinksAddon } from '/vendor/addon-web-links.js';
 import { Unicode11Addon } from '/vendor/addon-unicode11.js';
 import { h } from '../dom.js';
+import { wsUrl } from '../api.js';
 
 // The server's limits on a terminal's size (TerminalsArea).
 const MIN_COLS = 20, MAX_COLS = 500, MIN_ROWS = 5, MAX_ROWS = 200;
@@ -120,4 +121,37 @@ export class TerminalView {
     if (this.observer) this.observer.disconnect();
     this.term.dispose();
   }
+}
+
+/**
+ * Connects {@code screen} to the terminal {@code id}'s socket and keeps it connected (a closed
+ * socket is reopened after a second) until close(). on.size(cols, rows), on.state(terminal),
+ * on.exit(code) and on.event(event) receive the socket's other messages. Returns {send, close};
+ * send takes what a TerminalView sends (a JSON message or an ArrayBuffer of raw bytes).
+ */
+export function attachTerminal(id, screen, on = {}) {
+  let socket = null;
+  let closed = false;
+  const open = () => {
+    socket = new WebSocket(wsUrl('/ws/terminals/' + id));
+    socket.binaryType = 'arraybuffer';
+    socket.onmessage = (m) => {
+      if (typeof m.data !== 'string') { screen.write(new Uint8Array(m.data)); return; }
+      const msg = JSON.parse(m.data);
+      if (msg.type === 'reset') { screen.reset(msg.cols, msg.rows); on.size && on.size(msg.cols, msg.rows); }
+      else if (msg.type === 'resize') { screen.resize(msg.cols, msg.rows); on.size && on.size(msg.cols, msg.rows); }
+      else if (msg.type === 'state') { on.state && on.state(msg.terminal); }
+      else if (msg.type === 'exit') { on.exit && on.exit(msg.exit_code); }
+      else if (msg.type === 'event') { on.event && on.event(msg.event); }
+    };
+    socket.onclose = () => { screen.offline(); if (!closed) setTimeout(open, 1000); };
+  };
+  open();
+  return {
+    send: (msg) => {
+      if (!socket || socket.readyState !== 1) return;
+      socket.send(msg instanceof ArrayBuffer ? msg : JSON.stringify(msg));
+    },
+    close: () => { closed = true; if (socket) socket.close(); },
+  };
 }

@@ -1,9 +1,9 @@
 // Terminals: the grid with state badges, and one terminal you can type into.
-import { get, post, del, wsUrl } from '../api.js';
+import { get, post, del } from '../api.js';
 import { h, clear, put, notice } from '../dom.js';
 import * as events from '../events.js';
 import { stateBadges, updateCountdowns, choiceButtons, prLinks } from './badges.js';
-import { TerminalView } from './terminal-view.js';
+import { TerminalView, attachTerminal } from './terminal-view.js';
 
 const AGENTS = ['', 'claude', 'codex', 'aider', 'gemini', 'copilot', 'opencode', 'goose', 'none'];
 
@@ -99,11 +99,8 @@ export async function terminalsPage(view, health) {
 export async function terminalPage(view, id, health) {
   if (!health.features.terminals) return unavailable(view);
   let t = await get('/api/terminals/' + id);
-  let socket = null;
-  const send = (msg) => {
-    if (!socket || socket.readyState !== 1) return;
-    socket.send(msg instanceof ArrayBuffer ? msg : JSON.stringify(msg));
-  };
+  let conn = null;
+  const send = (msg) => conn && conn.send(msg);
   const sendKey = (key) => send({ type: 'key', key });
   const screen = new TerminalView(send);
   const badges = h('div#term-badges');
@@ -149,27 +146,17 @@ export async function terminalPage(view, id, health) {
   status.textContent = 'Click the terminal and type: keys, paste and the mouse go to the program. Links open in a new tab.';
   screen.open();
 
-  let closed = false;
-  const open = () => {
-    socket = new WebSocket(wsUrl('/ws/terminals/' + id));
-    socket.binaryType = 'arraybuffer';
-    socket.onmessage = (m) => {
-      if (typeof m.data !== 'string') { screen.write(new Uint8Array(m.data)); return; }
-      const msg = JSON.parse(m.data);
-      if (msg.type === 'reset') { screen.reset(msg.cols, msg.rows); renderSize(msg.cols, msg.rows); }
-      else if (msg.type === 'resize') { screen.resize(msg.cols, msg.rows); renderSize(msg.cols, msg.rows); }
-      else if (msg.type === 'state') { t = msg.terminal; renderState(); }
-      else if (msg.type === 'exit') { status.textContent = 'The program exited with status ' + msg.exit_code + '.'; }
-      else if (msg.type === 'event') {
-        log.prepend(h('div', h('strong', msg.event.type), ' ', h('span.muted', summarize(msg.event))));
-        while (log.childElementCount > 200) log.lastChild.remove();
-      }
-    };
-    socket.onclose = () => { screen.offline(); if (!closed) setTimeout(open, 1000); };
-  };
-  open();
+  conn = attachTerminal(id, screen, {
+    size: renderSize,
+    state: (terminal) => { t = terminal; renderState(); },
+    exit: (code) => { status.textContent = 'The program exited with status ' + code + '.'; },
+    event: (ev) => {
+      log.prepend(h('div', h('strong', ev.type), ' ', h('span.muted', summarize(ev))));
+      while (log.childElementCount > 200) log.lastChild.remove();
+    },
+  });
   const tick = setInterval(() => updateCountdowns(badges), 1000);
-  return () => { closed = true; socket && socket.close(); clearInterval(tick); screen.dispose(); };
+  return () => { conn.close(); clearInterval(tick); screen.dispose(); };
 }
 
 function summarize(ev) {
