@@ -28,12 +28,13 @@ public final class Serve {
     Map<String, Boolean> features = new LinkedHashMap<>();
     areas.add(new HealthArea(config, () -> features));
     try {
-      areas.add(new HistoryArea(config, events));
+      HistoryArea history = new HistoryArea(config, events);
+      areas.add(history);
       features.put("history", true);
       TerminalsArea terminals = new TerminalsArea(events, config.dataDir());
       areas.add(terminals);
       features.put("terminals", true);
-      areas.add(new AgentsArea(config.dataDir(), agentEnv, events, terminals));
+      areas.add(new AgentsArea(config.dataDir(), agentEnv, events, terminals, history::costUsd));
       features.put("agents", true);
       areas.add(new SandboxesArea(events));
       features.put("sandboxes", true);

@@ -38,8 +38,9 @@ public record AgentJson(String id, String agent, String name, String repo, Strin
 
   /**
    * @param terminalState the terminal's state JSON, or null when no terminal of this server runs it
+   * @param costUsd what its transcript cost so far, or null while unknown or unpriced
    */
-  static AgentJson of(AgentSession s, Object terminalState) {
+  static AgentJson of(AgentSession s, Object terminalState, Double costUsd) {
     Transcript t = s.transcript() == null ? null
         : new Transcript(s.transcript().provider(), s.transcript().sessionId(), s.transcript().path().toString());
     TokenUsage u = s.tokens();
@@ -47,7 +48,7 @@ public record AgentJson(String id, String agent, String name, String repo, Strin
     return new AgentJson(s.id(), s.agent().cliName(), s.name(), s.repo().toString(), s.worktree().toString(),
         s.branch(), s.base(), s.baseCommit(), s.baseBranch(), s.inPlace(), s.argv(), s.terminalId(), t,
         s.transcriptStatus().code(), s.lifecycle().code(), status(s.status()), terminalState, tokens,
-        null, s.createdAt().toString(), s.lastActivityAt() == null ? null : s.lastActivityAt().toString());
+        costUsd, s.createdAt().toString(), s.lastActivityAt() == null ? null : s.lastActivityAt().toString());
   }
 
   static Status status(AgentStatus st) {

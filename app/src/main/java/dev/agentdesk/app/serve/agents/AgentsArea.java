@@ -24,6 +24,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -37,14 +38,19 @@ public final class AgentsArea implements ApiArea {
   private final AgentSessions agents;
   private final TerminalsArea terminals;
   private final EventHub events;
+  /** A transcript session's cost in dollars from the history (null while unknown or unpriced). */
+  private final Function<String, Double> costOfSession;
 
   /**
    * @param dataDir agents.db goes here, and worktrees under {@code worktrees/} unless {@code
    *     AGENTDESK_WORKTREE_ROOT} names another folder
    * @param env the environment agents start with (PATH finds their CLIs; HOME their transcripts)
+   * @param costOfSession the history's cost of a transcript session, null while unknown or unpriced
    */
-  public AgentsArea(Path dataDir, Map<String, String> env, EventHub events, TerminalsArea terminals) {
+  public AgentsArea(Path dataDir, Map<String, String> env, EventHub events, TerminalsArea terminals,
+      Function<String, Double> costOfSession) {
     this.terminals = terminals;
+    this.costOfSession = costOfSession;
     this.events = events;
     String root = env.get("AGENTDESK_WORKTREE_ROOT");
     Path worktrees = root != null && !root.isBlank() ? Path.of(root) : dataDir.resolve("worktrees");
@@ -180,7 +186,8 @@ public final class AgentsArea implements ApiArea {
   }
 
   AgentJson json(AgentSession s) {
-    return AgentJson.of(s, s.terminalId() == null ? null : terminals.state(s.terminalId()).orElse(null));
+    Double cost = s.transcript() == null ? null : costOfSession.apply(s.transcript().sessionId());
+    return AgentJson.of(s, s.terminalId() == null ? null : terminals.state(s.terminalId()).orElse(null), cost);
   }
 
   /** Runs an agents call, turning its typed errors into the API's. */

@@ -251,6 +251,23 @@ public final class HistoryArea implements ApiArea, EventSnapshot {
         report.pricesVersion(), report.pricesPublished()), report.rejectedResponses(), warnings));
   }
 
+  /**
+   * What the imported session {@code sessionId} cost in dollars, or null while it is not imported,
+   * has no responses, or has a response whose model has no price (never a silent $0).
+   */
+  public Double costUsd(String sessionId) {
+    try {
+      UsageReport report = read(h -> h.usageReport(UsageGrouping.SESSION, prices().table(), sessionId));
+      UsageRow total = report.total();
+      if (total.responses() == 0 || total.unpricedResponses() > 0 || !total.hasCost()) {
+        return null;
+      }
+      return Math.round(total.costUsd() * 1e6) / 1e6;
+    } catch (ServeException notImportedYet) {
+      return null;
+    }
+  }
+
   /** The price table, read once per server (a bad file is a warning in every usage answer). */
   private PriceFiles.Loaded prices() {
     PriceFiles.Loaded p = prices;

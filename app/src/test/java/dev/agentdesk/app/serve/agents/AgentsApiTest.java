@@ -76,6 +76,13 @@ class AgentsApiTest {
       String history = awaitBody(s, "/api/history/sessions/" + sessionId, b -> b.contains("with PostgreSQL"), 20);
       assertThat(transcript).isEqualTo(history);
 
+      // Cost comes from the history's price table: the stand-in's model is priced, so it is a number
+      // and equals the usage report of the same session.
+      JsonNode priced = await(s, id, j -> j.path("cost_usd").isNumber(), 20);
+      double reported = s.get("/api/history/usage?by=session&session=" + sessionId).json().path("total").path("cost_usd")
+          .asDouble();
+      assertThat(priced.get("cost_usd").asDouble()).isPositive().isEqualTo(reported);
+
       TestServer.Response merged = s.post("/api/agents/" + id + "/merge", "");
       assertThat(merged.status()).as(merged.body()).isEqualTo(200);
       assertThat(merged.json().get("kind").asText()).isEqualTo("fast_forward");
