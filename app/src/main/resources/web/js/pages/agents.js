@@ -28,7 +28,7 @@ function tokensText(a) {
 }
 
 function costText(a) {
-  return a.cost_usd === null || a.cost_usd === undefined ? (a.transcript ? 'unpriced' : '—') : '$' + a.cost_usd.toFixed(4);
+  return a.cost_usd === null || a.cost_usd === undefined ? '—' : '$' + a.cost_usd.toFixed(4);
 }
 
 export async function agentsPage(view, health) {

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * linked and equals the History page's detail; the diff, the answer, the merge and the discard go
  * through real git; bad input gets typed errors and leaves nothing behind.
  */
-class AgentsApiTest {
+public class AgentsApiTest {
   static final Path ROOT = Path.of(System.getProperty("agentdesk.repo.root", "..")).toAbsolutePath().normalize();
   static final Path STANDINS = ROOT.resolve("agents/src/test/resources/standins");
 
@@ -156,7 +156,7 @@ class AgentsApiTest {
   }
 
   /** PATH with the stand-ins first, a fresh HOME. */
-  static Map<String, String> env(Path dir) throws IOException {
+  public static Map<String, String> env(Path dir) throws IOException {
     Map<String, String> env = new HashMap<>(System.getenv());
     env.put("HOME", Files.createDirectories(dir.resolve("home")).toString());
     env.remove("CLAUDE_CONFIG_DIR");
@@ -166,7 +166,7 @@ class AgentsApiTest {
     return env;
   }
 
-  static Path gitRepo(Path repo) throws Exception {
+  public static Path gitRepo(Path repo) throws Exception {
     Files.createDirectories(repo);
     git(repo, "init", "-q", "-b", "main");
     Files.writeString(repo.resolve("README.md"), "hello\n");
