@@ -72,6 +72,24 @@ public final class HistoryBench {
     }
 
     out.putAll(claudeUsage(db));
+    // Cost per model of the corpus as imported (before the append runs below add to it): the figures
+    // compared with ccusage's, which reads the same files.
+    try (TranscriptHistory h = TranscriptHistory.open(db)) {
+      List<Map<String, Object>> rows = new ArrayList<>();
+      for (UsageRow r : h.usageReport(UsageGrouping.MODEL, dev.agentdesk.transcripts.cost.PriceTable.bundled(), null)
+          .rows()) {
+        Map<String, Object> row = new java.util.LinkedHashMap<>();
+        row.put("key", r.key());
+        row.put("responses", r.responses());
+        row.put("input_tokens", r.usage().input());
+        row.put("output_tokens", r.usage().output());
+        row.put("cache_read_tokens", r.usage().cacheRead());
+        row.put("cache_creation_tokens", r.usage().cacheCreation());
+        row.put("cost_usd", r.hasCost() ? r.costUsd() : null);
+        rows.add(row);
+      }
+      out.put("usage_by_model", rows);
+    }
 
     // Parse only (no database), Claude files: the pass comparable to ccusage's.
     List<Path> claudeFiles;
