@@ -244,6 +244,14 @@ public final class HistoryBench {
       m.forEach((k, v) -> parts.add("\"" + k + "\":" + json(v)));
       return "{" + String.join(",", parts) + "}";
     }
+    if (o instanceof List<?> l) {
+      List<String> parts = new ArrayList<>();
+      l.forEach(v -> parts.add(json(v)));
+      return "[" + String.join(",", parts) + "]";
+    }
+    if (o == null) {
+      return "null";
+    }
     if (o instanceof Double d) {
       return String.format(Locale.ROOT, "%.3f", d);
     }
