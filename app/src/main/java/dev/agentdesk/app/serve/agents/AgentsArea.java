@@ -40,6 +40,14 @@ public final class AgentsArea implements ApiArea {
   private final EventHub events;
   /** A transcript session's cost in dollars from the history (null while unknown or unpriced). */
   private final Function<String, Double> costOfSession;
+  /**
+   * The last cost read per transcript session. Agent JSON is built on every terminal state change
+   * (on the PTY's event thread), so the history is asked at most once per {@link #COST_TTL_MS}.
+   */
+  private final Map<String, Cost> costs = new java.util.concurrent.ConcurrentHashMap<>();
+  private static final long COST_TTL_MS = 5_000;
+
+  private record Cost(Double usd, long readAtMs) {}
 
   /**
    * @param dataDir agents.db goes here, and worktrees under {@code worktrees/} unless {@code
@@ -186,8 +194,18 @@ public final class AgentsArea implements ApiArea {
   }
 
   AgentJson json(AgentSession s) {
-    Double cost = s.transcript() == null ? null : costOfSession.apply(s.transcript().sessionId());
+    Double cost = s.transcript() == null ? null : cost(s.transcript().sessionId());
     return AgentJson.of(s, s.terminalId() == null ? null : terminals.state(s.terminalId()).orElse(null), cost);
+  }
+
+  private Double cost(String sessionId) {
+    long now = System.currentTimeMillis();
+    Cost c = costs.get(sessionId);
+    if (c == null || now - c.readAtMs() > COST_TTL_MS) {
+      c = new Cost(costOfSession.apply(sessionId), now);
+      costs.put(sessionId, c);
+    }
+    return c.usd();
   }
 
   /** Runs an agents call, turning its typed errors into the API's. */

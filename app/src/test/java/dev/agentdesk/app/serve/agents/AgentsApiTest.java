@@ -78,10 +78,12 @@ public class AgentsApiTest {
 
       // Cost comes from the history's price table: the stand-in's model is priced, so it is a number
       // and equals the usage report of the same session.
-      JsonNode priced = await(s, id, j -> j.path("cost_usd").isNumber(), 20);
-      double reported = s.get("/api/history/usage?by=session&session=" + sessionId).json().path("total").path("cost_usd")
-          .asDouble();
-      assertThat(priced.get("cost_usd").asDouble()).isPositive().isEqualTo(reported);
+      // (The agent JSON re-reads the cost at most every 5 s, so it catches up with the report.)
+      java.util.function.DoubleSupplier reported = () -> s.get("/api/history/usage?by=session&session=" + sessionId).json()
+          .path("total").path("cost_usd").asDouble();
+      JsonNode priced = await(s, id, j -> j.path("cost_usd").isNumber()
+          && j.path("cost_usd").asDouble() == reported.getAsDouble(), 30);
+      assertThat(priced.get("cost_usd").asDouble()).isPositive();
 
       TestServer.Response merged = s.post("/api/agents/" + id + "/merge", "");
       assertThat(merged.status()).as(merged.body()).isEqualTo(200);
