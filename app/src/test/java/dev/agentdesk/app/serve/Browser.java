@@ -72,6 +72,29 @@ public final class Browser implements AutoCloseable {
     new WebDriverWait(driver, Duration.ofSeconds(seconds)).until(ExpectedConditions.invisibilityOfElementLocated(by));
   }
 
+  /**
+   * The text of the xterm.js terminal on the page (its whole buffer: scrollback and screen), one
+   * line per row, trailing blanks trimmed; empty while there is none. Read from xterm.js's buffer,
+   * not the drawn rows: what the socket delivered, whenever the renderer gets to draw it.
+   */
+  public String terminalText() {
+    return (String) ((org.openqa.selenium.JavascriptExecutor) driver).executeScript(
+        "const el = document.getElementById('screen'); if (!el || !el.xterm) return '';"
+            + "const buf = el.xterm.buffer.active; const out = [];"
+            + "for (let i = 0; i < buf.length; i++) out.push(buf.getLine(i).translateToString(true));"
+            + "return out.join('\\n');");
+  }
+
+  /** Waits until the xterm.js terminal's buffer contains {@code text}. */
+  public void awaitTerminalText(String text, int seconds) {
+    try {
+      new WebDriverWait(driver, Duration.ofSeconds(seconds)).until(d -> terminalText().contains(text));
+    } catch (RuntimeException e) {
+      throw new AssertionError("the terminal never showed '" + text + "' within " + seconds + " s; buffer:\n"
+          + terminalText() + "\nconsole: " + console(), e);
+    }
+  }
+
   /** The page's console messages since the last call (errors included), one per line. */
   public String console() {
     StringBuilder sb = new StringBuilder();

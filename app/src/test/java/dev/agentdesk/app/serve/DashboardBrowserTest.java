@@ -53,7 +53,7 @@ class DashboardBrowserTest {
 
       // Pages that use fetch, images, download links and a terminal's WebSocket.
       b.open(s.base + "/#/terminals/" + id);
-      b.awaitText(By.id("screen"), "cookie-socket-works", 15);
+      b.awaitTerminalText("cookie-socket-works", 15); // what the cookie-authenticated socket delivered
       b.open(s.base + "/#/history");
       b.await(By.id("history-empty"));
       b.open(s.base + "/#/usage");

@@ -8,14 +8,12 @@ import dev.agentdesk.app.serve.TestServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
-import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The agent pages in real Chromium against a real server running the Claude stand-in in a real git
@@ -39,7 +37,7 @@ class AgentsBrowserTest {
 
       // The session page: Claude's screen in xterm.js, the menu as buttons, the transcript beside it.
       b.await(By.id("agent-terminal"));
-      await(b, () -> terminalText(b).contains("Welcome to Claude Code"), 20, "the agent's screen");
+      b.awaitTerminalText("Welcome to Claude Code", 20);
       b.await(By.cssSelector("#agent-choices button"), 30);
       assertThat(b.driver.findElements(By.cssSelector("#agent-choices button"))).extracting(e -> e.getText())
           .containsExactly("1. SQLite", "2. PostgreSQL");
@@ -79,22 +77,6 @@ class AgentsBrowserTest {
       b.driver.findElement(By.id("agent-discard")).click();
       b.await(By.id("agents-empty"), 15);
       assertThat(Path.of(agent.path("worktree").asText())).doesNotExist();
-    }
-  }
-
-  static String terminalText(Browser b) {
-    return (String) ((JavascriptExecutor) b.driver).executeScript(
-        "const el = document.querySelector('#agent-terminal .term-host'); if (!el || !el.xterm) return '';"
-            + "const buf = el.xterm.buffer.active; const out = [];"
-            + "for (let i = 0; i < buf.length; i++) out.push(buf.getLine(i).translateToString(true));"
-            + "return out.join('\\n');");
-  }
-
-  static void await(Browser b, java.util.function.BooleanSupplier cond, int seconds, String what) {
-    try {
-      new WebDriverWait(b.driver, Duration.ofSeconds(seconds)).until(d -> cond.getAsBoolean());
-    } catch (RuntimeException e) {
-      throw new AssertionError(what + " did not show within " + seconds + " s; console: " + b.console(), e);
     }
   }
 }

@@ -41,7 +41,7 @@ class TerminalsBrowserTest {
       // The terminal view opens; the agent draws its menu and the awaiting badge appears.
       b.await(By.id("screen"));
       b.await(By.cssSelector("#term-badges .badge.awaiting"), 20);
-      awaitScreen(b, "Do you want to make this edit to parser.rs?", 10);
+      b.awaitTerminalText("Do you want to make this edit to parser.rs?", 10);
       b.screenshot("terminal-awaiting");
 
       // Back to the grid: the card shows the same badge and the choices as buttons.
@@ -68,9 +68,9 @@ class TerminalsBrowserTest {
       // The terminal view takes typing: the stand-in echoes each line.
       b.driver.findElement(By.cssSelector(".term-card a.title")).click();
       b.await(By.id("screen"));
-      awaitScreen(b, "Answered 1", 10);
+      b.awaitTerminalText("Answered 1", 10);
       type(b, "hello from the browser\n");
-      awaitScreen(b, "You said: hello from the browser", 10);
+      b.awaitTerminalText("You said: hello from the browser", 10);
       new WebDriverWait(b.driver, Duration.ofSeconds(5)).until(d -> !d.findElements(By.cssSelector("#term-links a")).isEmpty());
       b.screenshot("terminal-view");
     }
@@ -78,26 +78,10 @@ class TerminalsBrowserTest {
 
   // ------------------------------------------------------------------ the browser terminal
 
-  /** xterm.js's whole buffer (scrollback and screen), one line per row, trailing blanks trimmed. */
-  static String buffer(Browser b) {
-    return (String) ((JavascriptExecutor) b.driver).executeScript(
-        "const el = document.getElementById('screen'); if (!el || !el.xterm) return '';"
-            + "const buf = el.xterm.buffer.active; const out = [];"
-            + "for (let i = 0; i < buf.length; i++) out.push(buf.getLine(i).translateToString(true));"
-            + "return out.join('\\n');");
-  }
-
   static Object js(Browser b, String script, Object... args) {
     return ((JavascriptExecutor) b.driver).executeScript(script, args);
   }
 
-  static void awaitScreen(Browser b, String text, int seconds) {
-    try {
-      new WebDriverWait(b.driver, Duration.ofSeconds(seconds)).until(d -> buffer(b).contains(text));
-    } catch (RuntimeException e) {
-      throw new AssertionError("xterm.js never showed '" + text + "'; buffer:\n" + buffer(b) + "\nconsole: " + b.console(), e);
-    }
-  }
 
   /** Types into xterm.js's input element, as a person would with the terminal focused. */
   static void type(Browser b, String keys) {
@@ -144,10 +128,10 @@ class TerminalsBrowserTest {
       awaitSnapshot(s, id, "ready");
       b.requestedUrls(); // starts the network log afresh
       b.open(s.page("#/terminals/" + id));
-      awaitScreen(b, "ready", 15);
+      b.awaitTerminalText("ready", 15);
 
       // Scrollback from before the page opened: all 200 lines, in order, above the screen.
-      String all = buffer(b);
+      String all = b.terminalText();
       List<String> lines = List.of(all.split("\n"));
       int first = lines.indexOf("line 1");
       assertThat(first).as(all).isGreaterThanOrEqualTo(0);
@@ -169,9 +153,9 @@ class TerminalsBrowserTest {
 
       // Typing reaches the program; live output with colour arrives after the repaint.
       type(b, "hello from xterm\n");
-      awaitScreen(b, "You said: hello from xterm", 10);
+      b.awaitTerminalText("You said: hello from xterm", 10);
       type(b, "colour\n");
-      awaitScreen(b, "SALMON", 10);
+      b.awaitTerminalText("SALMON", 10);
       assertThat(cell(b, "SALMON")).containsEntry("fgRgb", true).containsEntry("fg", (long) 0xfa8072);
       b.screenshot("terminal-xterm");
 
@@ -210,7 +194,7 @@ class TerminalsBrowserTest {
       try {
         b.driver.manage().window().setSize(new Dimension(1400, 900));
         b.open(s.page("#/terminals/" + id));
-        awaitScreen(b, "ready", 15);
+        b.awaitTerminalText("ready", 15);
         int[] large = awaitFittedSize(b, s, id, null);
         b.driver.manage().window().setSize(new Dimension(1000, 700));
         int[] small = awaitFittedSize(b, s, id, large);
@@ -218,7 +202,7 @@ class TerminalsBrowserTest {
         assertThat(small[1]).isLessThan(large[1]);
         type(b, "size\n");
         // stty in the program reads the PTY: rows, then columns.
-        awaitScreen(b, "size: " + small[1] + " " + small[0], 10);
+        b.awaitTerminalText("size: " + small[1] + " " + small[0], 10);
       } finally {
         b.driver.manage().window().setSize(before);
       }
@@ -252,7 +236,7 @@ class TerminalsBrowserTest {
       awaitSnapshot(s, id, "mouse demo ready");
       // The page opens after the program turned tracking on: the repaint carries the modes.
       b.open(s.page("#/terminals/" + id));
-      awaitScreen(b, "mouse demo ready", 15);
+      b.awaitTerminalText("mouse demo ready", 15);
       assertThat(js(b, "return document.getElementById('screen').xterm.modes.mouseTrackingMode")).isEqualTo("vt200");
       assertThat(js(b, "return document.getElementById('screen').xterm.buffer.active.type")).isEqualTo("alternate");
 
@@ -262,8 +246,8 @@ class TerminalsBrowserTest {
       new Actions(b.driver).moveToElement(screen, cellOffsetX(b, screen, col), cellOffsetY(b, screen, row)).click().perform();
       // Button 1 pressed and released at column 11, row 6 (1-based), in the SGR encoding.
       // (one read may hold both reports)
-      awaitScreen(b, "\\x1b[<0;" + (col + 1) + ";" + (row + 1) + "M", 10);
-      awaitScreen(b, "\\x1b[<0;" + (col + 1) + ";" + (row + 1) + "m", 10);
+      b.awaitTerminalText("\\x1b[<0;" + (col + 1) + ";" + (row + 1) + "M", 10);
+      b.awaitTerminalText("\\x1b[<0;" + (col + 1) + ";" + (row + 1) + "m", 10);
       b.screenshot("terminal-xterm-mouse");
       s.delete("/api/terminals/" + id);
     }
@@ -288,7 +272,7 @@ class TerminalsBrowserTest {
       String link = s.base + "/api/health";
       String id = startTerminal(s, StandIns.argv("terminal-demo.sh"), ", \"env\": {\"DEMO_LINK\": \"" + link + "\"}");
       b.open(s.page("#/terminals/" + id));
-      awaitScreen(b, "for details", 15);
+      b.awaitTerminalText("for details", 15);
       Map<String, Object> at = cell(b, link);
       js(b, "document.getElementById('screen').xterm.scrollToBottom()");
       Number baseY = (Number) js(b, "return document.getElementById('screen').xterm.buffer.active.viewportY");
