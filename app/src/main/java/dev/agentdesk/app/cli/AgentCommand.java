@@ -114,6 +114,12 @@ public final class AgentCommand implements Runnable {
     }
   }
 
+  /** A subcommand about one agent session, named by its id. */
+  abstract static class ById extends Sub {
+    @Parameters(paramLabel = "ID", description = "The agent session's id (agentdesk agent list).")
+    String id;
+  }
+
   static void printAgent(PrintWriter out, JsonNode a) {
     JsonNode st = a.path("status");
     out.printf("%s  %s  %s%n", a.path("id").asText(), a.path("agent").asText(), st.path("phase").asText());
@@ -218,10 +224,7 @@ public final class AgentCommand implements Runnable {
   }
 
   @Command(name = "show", mixinStandardHelpOptions = true, description = "One agent session.")
-  static final class Show extends Sub {
-    @Parameters(paramLabel = "ID")
-    String id;
-
+  static final class Show extends ById {
     @Override
     JsonNode call(ServerClient c) throws IOException {
       return answer(c.get(path(id, "")));
@@ -234,10 +237,7 @@ public final class AgentCommand implements Runnable {
   }
 
   @Command(name = "diff", mixinStandardHelpOptions = true, description = "The worktree's changes against its base.")
-  static final class Diff extends Sub {
-    @Parameters(paramLabel = "ID")
-    String id;
-
+  static final class Diff extends ById {
     @Override
     JsonNode call(ServerClient c) throws IOException {
       return answer(c.get(path(id, "/diff")));
@@ -293,10 +293,7 @@ public final class AgentCommand implements Runnable {
 
   @Command(name = "merge", mixinStandardHelpOptions = true,
       description = "Merge the agent's branch into its base (fast-forward when possible, else a merge commit).")
-  static final class Merge extends Sub {
-    @Parameters(paramLabel = "ID")
-    String id;
-
+  static final class Merge extends ById {
     @Override
     JsonNode call(ServerClient c) throws IOException {
       return answer(c.post(path(id, "/merge"), ""));
@@ -311,10 +308,7 @@ public final class AgentCommand implements Runnable {
 
   @Command(name = "discard", mixinStandardHelpOptions = true,
       description = "Stop the agent and remove its worktree and branch (asks first unless --yes).")
-  static final class Discard extends Sub {
-    @Parameters(paramLabel = "ID")
-    String id;
-
+  static final class Discard extends ById {
     @Option(names = {"-y", "--yes"}, description = "Do not ask.")
     boolean yes;
 
@@ -340,10 +334,7 @@ public final class AgentCommand implements Runnable {
   }
 
   @Command(name = "resume", mixinStandardHelpOptions = true, description = "Resume an ended session in its worktree.")
-  static final class Resume extends Sub {
-    @Parameters(paramLabel = "ID")
-    String id;
-
+  static final class Resume extends ById {
     @Override
     JsonNode call(ServerClient c) throws IOException {
       return answer(c.post(path(id, "/resume"), ""));
@@ -357,10 +348,7 @@ public final class AgentCommand implements Runnable {
   }
 
   @Command(name = "stop", mixinStandardHelpOptions = true, description = "Stop the agent's process (resumable).")
-  static final class Stop extends Sub {
-    @Parameters(paramLabel = "ID")
-    String id;
-
+  static final class Stop extends ById {
     @Override
     JsonNode call(ServerClient c) throws IOException {
       return answer(c.post(path(id, "/stop"), ""));
