@@ -46,11 +46,19 @@ class StatusTwoSignalsTest {
         return x.transcript() != null && contains(x.transcript().path(), "Checks pass.");
       });
       sessions.send(s.id(), "and now?");
-      Standins.await("the confirmed question", Duration.ofSeconds(30), () -> {
+      try {
+        Standins.await("the confirmed question", Duration.ofSeconds(30), () -> {
+          AgentSession x = sessions.get(s.id());
+          return x.status().awaitingInput() && x.status().question() != null
+              && x.status().question().contains("pull request");
+        });
+      } catch (AssertionError e) {
+        // It has timed out about once in six full runs; say what the session looked like, to find why.
         AgentSession x = sessions.get(s.id());
-        return x.status().awaitingInput() && x.status().question() != null
-            && x.status().question().contains("pull request");
-      });
+        throw new AssertionError(e.getMessage() + "; status " + x.status() + "; terminal " + x.terminal()
+            + "; transcript " + (x.transcript() == null ? null : java.nio.file.Files.readString(x.transcript().path()))
+            + "; last events " + seen.subList(Math.max(0, seen.size() - 8), seen.size()), e);
+      }
       AgentSession confirmed = sessions.get(s.id());
       assertThat(confirmed.status().evidence()).isEqualTo(Evidence.TERMINAL_CONFIRMED);
 
