@@ -57,11 +57,8 @@ public final class AciCommands {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--json", description = "Print the raw wire messages (one JSON per line) instead of text.")
-    boolean jsonHere;
-
     boolean json() {
-      return jsonHere || parent.json();
+      return parent.json();
     }
 
     PrintWriter out() {

@@ -6,9 +6,14 @@ import java.nio.file.Path;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
-/** {@code agentdesk aci}: drive an ACI v0 runtime through the Java SDK. */
+/**
+ * {@code agentdesk aci}: drive an ACI v0 runtime through the Java SDK. The connection options are
+ * inherited, so they may stand before or after the subcommand's name
+ * ({@code aci --json click 1 2} and {@code aci click 1 2 --json} are the same call).
+ */
 @Command(name = "aci", mixinStandardHelpOptions = true,
     description = "Drive an ACI v0 runtime: screenshots, input, exec, windows, clipboard.",
     subcommands = {
@@ -20,11 +25,11 @@ public final class AciCommand implements Runnable, AciSessionOptions {
   @Spec
   CommandSpec spec;
 
-  @Option(names = "--url", paramLabel = "ws://HOST:PORT",
+  @Option(names = "--url", scope = ScopeType.INHERIT, paramLabel = "ws://HOST:PORT",
       description = "The runtime's WebSocket URL (default: $AGENTDESK_ACI_URL, else ws://127.0.0.1:8765).")
   String url;
 
-  @Option(names = "--token-file", paramLabel = "FILE",
+  @Option(names = "--token-file", scope = ScopeType.INHERIT, paramLabel = "FILE",
       description = "File holding the runtime's bearer token (default: $AGENTDESK_ACI_TOKEN).")
   Path tokenFile;
 
@@ -32,7 +37,8 @@ public final class AciCommand implements Runnable, AciSessionOptions {
       description = "Reply timeout of each call in milliseconds (default: ${DEFAULT-VALUE}).")
   long timeoutMs;
 
-  @Option(names = "--json", description = "Print the raw wire messages (one JSON per line) instead of text.")
+  @Option(names = "--json", scope = ScopeType.INHERIT,
+      description = "Print the raw wire messages (one JSON per line) instead of text.")
   boolean json;
 
   @Override

@@ -87,6 +87,27 @@ class AciCliTest {
   }
 
   @Test
+  void connectionOptionsMayFollowTheSubcommandsName() {
+    String url = runtime.uri().toString();
+    Run after = run("aci", "click", "10", "20", "--url", url, "--token-file", tokenFile.toString(), "--json");
+    assertThat(after.exit()).as(after.err()).isZero();
+    assertThat(after.out().strip()).matches("\\{\"type\":\"ack\",\"call_id\":\"[^\"]+\",\"ok\":true}");
+    Run mixed = run("aci", "--url", url, "info", "--token-file", tokenFile.toString());
+    assertThat(mixed.exit()).as(mixed.err()).isZero();
+    assertThat(mixed.out()).contains("screen     320x200");
+    Run between = run("aci", "--token-file", tokenFile.toString(), "exec", "--url", url, "--json", "--", "echo", "x");
+    assertThat(between.exit()).as(between.err()).isZero();
+    assertThat(WireCodec.parse(between.out()).path("value").path("stdout").asText()).isEqualTo("x\n");
+    // Without the token file, wherever it would have stood, the runtime refuses the hello.
+    Run noToken = run("aci", "info", "--url", url);
+    assertThat(noToken.exit()).isEqualTo(2);
+    assertThat(noToken.err()).contains("--token-file");
+    // After "--", the words belong to the guest's command, not to the CLI.
+    Run passed = run("aci", "exec", "--url", url, "--token-file", tokenFile.toString(), "--", "echo", "--json");
+    assertThat(passed.out()).isEqualTo("--json\n");
+  }
+
+  @Test
   void screenshotWritesARealImage() throws Exception {
     Path png = dir.resolve("shot.png");
     Run r = aci("screenshot", "-o", png.toString(), "--scope", "screen", "--max-long-edge", "640");
