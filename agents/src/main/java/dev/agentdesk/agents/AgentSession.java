@@ -29,13 +29,15 @@ import java.util.List;
  * @param status live status from the terminal and the transcript
  * @param terminal the terminal's parsed state, or null when no process runs in this service
  * @param tokens token usage from the linked transcript (each model response once), or null
+ * @param transcriptBytesRead how much of the linked transcript this service has read (it grows with
+ *     every line the agent writes, so a page refetches the transcript when it changes); 0 when none
  * @param createdAt when the session was started
  * @param lastActivityAt the last output, input or transcript line seen
  */
 public record AgentSession(String id, AgentType agent, String name, Path repo, Path worktree, String branch,
     String base, String baseCommit, String baseBranch, boolean inPlace, List<String> argv, String launchId,
     String terminalId, TranscriptLink transcript, TranscriptStatus transcriptStatus, Lifecycle lifecycle,
-    AgentStatus status, SessionState terminal, TokenUsage tokens, Instant createdAt, Instant lastActivityAt) {
+    AgentStatus status, SessionState terminal, TokenUsage tokens, long transcriptBytesRead, Instant createdAt, Instant lastActivityAt) {
 
   public AgentSession {
     argv = List.copyOf(argv);

@@ -77,7 +77,7 @@ final class AgentSupervisor implements AutoCloseable {
       return new AgentSession(r.id(), r.agent(), r.name(), r.repo(), r.worktree(), r.branch(), r.base(),
           r.baseCommit(), r.baseBranch(), r.inPlace(), r.argv(), r.launchId(), r.terminalId(),
           r.transcript(), r.transcriptStatus(), r.lifecycle(), status, running ? a.terminal : null, a.tokens,
-          r.createdAt(), activity);
+          a.reader == null ? 0 : a.reader.offset(), r.createdAt(), activity);
     }
   }
 

@@ -42,6 +42,11 @@ final class TurnReader {
     return file;
   }
 
+  /** Bytes of the file read so far (whole lines and a partial last line). */
+  long offset() {
+    return offset;
+  }
+
   /** Reads what was appended since the last call; true when at least one line was read. */
   boolean poll() {
     byte[] bytes;

@@ -182,11 +182,13 @@ export async function agentPage(view, id, health) {
     } catch (e) { put(diff, h('p.muted', e.message)); }
   };
   let shown = -1;
+  let loads = 0;
   const loadTranscript = async () => {
     if (!a.transcript) { put(transcript, h('p.muted', 'Transcript: ' + a.transcript_status + '.')); return; }
+    const mine = ++loads;
     try {
       const d = await get('/api/agents/' + id + '/transcript');
-      if (d.entries.length === shown) return;
+      if (mine !== loads || d.entries.length === shown) return; // a later load is under way, or nothing new
       shown = d.entries.length;
       entries = d.entries;
       const atEnd = transcript.scrollTop + transcript.clientHeight >= transcript.scrollHeight - 20;
@@ -212,13 +214,17 @@ export async function agentPage(view, id, health) {
   const offAgent = events.on('agent', (ev) => {
     if (ev.agent.id !== id) return;
     const newTerminal = ev.agent.terminal_id !== a.terminal_id;
+    const grew = ev.agent.transcript_bytes_read !== a.transcript_bytes_read;
     a = ev.agent;
     renderMeta(); renderState(); renderActions();
     if (newTerminal) connectTerminal();
+    if (grew) loadTranscript();
   });
   const offRemoved = events.on('agent-removed', (ev) => { if (ev.agent_id === id) location.hash = '#/agents'; });
-  // The transcript and the diff follow the files as they grow: a new line shows within about half a second.
-  const poll = setInterval(() => { loadTranscript(); }, 500);
+  // The transcript follows the file as it grows: the server reads new lines within a quarter of a
+  // second and says so in an agent event (transcript_bytes_read), which refetches it above. The slow
+  // poll only covers events lost while the socket reconnects.
+  const poll = setInterval(() => { loadTranscript(); }, 3000);
   const diffPoll = setInterval(loadDiff, 3000);
   return () => { offAgent(); offRemoved(); clearInterval(poll); clearInterval(diffPoll); if (term) term.close(); screen.dispose(); };
 }

@@ -12,10 +12,12 @@ import java.util.List;
  * The API's view of an agent session (the OpenAPI document's Agent schema). {@code state} is the
  * terminal's state as {@code /api/terminals/{id}} shows it; {@code status} is the agents module's
  * combined status (terminal and transcript, ADR 0016), which decides the badge.
+ * {@code transcript} is the stored link; {@code transcript_bytes_read} is live: how much of it this
+ * server has read, so a page refetches the transcript when an agent event shows it grew.
  */
 public record AgentJson(String id, String agent, String name, String repo, String worktree, String branch,
     String base, String base_commit, String base_branch, boolean in_place, List<String> argv, String terminal_id,
-    Transcript transcript, String transcript_status, String lifecycle, Status status, Object state, Tokens tokens,
+    Transcript transcript, String transcript_status, long transcript_bytes_read, String lifecycle, Status status, Object state, Tokens tokens,
     Double cost_usd, String created_at, String last_activity_at) {
 
   public record Transcript(String provider, String session_id, String path) {}
@@ -47,7 +49,7 @@ public record AgentJson(String id, String agent, String name, String repo, Strin
     Tokens tokens = u == null ? null : new Tokens(u.input(), u.output(), u.cacheRead(), u.cacheCreation());
     return new AgentJson(s.id(), s.agent().cliName(), s.name(), s.repo().toString(), s.worktree().toString(),
         s.branch(), s.base(), s.baseCommit(), s.baseBranch(), s.inPlace(), s.argv(), s.terminalId(), t,
-        s.transcriptStatus().code(), s.lifecycle().code(), status(s.status()), terminalState, tokens,
+        s.transcriptStatus().code(), s.transcriptBytesRead(), s.lifecycle().code(), status(s.status()), terminalState, tokens,
         costUsd, s.createdAt().toString(), s.lastActivityAt() == null ? null : s.lastActivityAt().toString());
   }
 

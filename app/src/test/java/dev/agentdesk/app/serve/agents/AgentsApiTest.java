@@ -76,6 +76,18 @@ public class AgentsApiTest {
       String history = awaitBody(s, "/api/history/sessions/" + sessionId, b -> b.contains("with PostgreSQL"), 20);
       assertThat(transcript).isEqualTo(history);
 
+      // A line the agent writes reaches /ws/events as an agent event whose transcript_bytes_read is the
+      // file's new length: that is what makes the session page refetch its transcript at once.
+      Path transcriptFile = Path.of(waiting.path("transcript").path("path").asText());
+      try (var events = s.ws("/ws/events")) {
+        Files.writeString(transcriptFile, "{\"type\":\"user\",\"sessionId\":\"" + sessionId + "\",\"uuid\":\"pushed-1\","
+            + "\"timestamp\":\"2026-12-01T12:00:00.000Z\",\"message\":{\"role\":\"user\",\"content\":\"pushed\"}}\n",
+            java.nio.file.StandardOpenOption.APPEND);
+        long length = Files.size(transcriptFile);
+        events.await(m -> m.path("type").asText().equals("agent") && m.path("agent").path("id").asText().equals(id)
+            && m.path("agent").path("transcript_bytes_read").asLong() == length, 10);
+      }
+
       // Cost comes from the history's price table: the stand-in's model is priced, so it is a number
       // and equals the usage report of the same session.
       // (The agent JSON re-reads the cost at most every 5 s, so it catches up with the report.)

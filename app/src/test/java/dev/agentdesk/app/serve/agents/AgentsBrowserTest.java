@@ -52,7 +52,7 @@ class AgentsBrowserTest {
       b.awaitText(By.id("agent-transcript"), "with PostgreSQL", 15);
       b.awaitGone(By.id("agent-choices"), 15);
 
-      // A line written to the transcript file shows on the page (it polls every 500 ms; the latency is
+      // A line written to the transcript file shows on the page (an agent event says the transcript grew; the latency is
       // measured by ./bench agents, not here).
       JsonNode agent = s.get("/api/agents").json().get(0);
       Path file = Path.of(agent.path("transcript").path("path").asText());
