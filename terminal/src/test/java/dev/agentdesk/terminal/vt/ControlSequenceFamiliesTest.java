@@ -404,4 +404,79 @@ class ControlSequenceFamiliesTest {
       assertThat(lines(e)).containsExactly("a\u4e00", "\u4e8c\u4e09", "");
     }
   }
+
+  @Nested
+  class ColumnShiftsInTheScrollRegion {
+    private static final String ROWS = "abcdefghij\r\nabcdefghij\r\nabcdefghij\r\nabcdefghij";
+
+    @Test
+    void scrollLeftAndRightShiftEveryRowBetweenTheMargins() {
+      VtEngine e = engine(10, 4, ROWS, CSI + "2;3r" + CSI + "2;5H" + CSI + "3 @");
+      assertThat(lines(e)).containsExactly("abcdefghij", "defghij", "defghij", "abcdefghij");
+      feed(e, CSI + "2 A");
+      assertThat(lines(e)).containsExactly("abcdefghij", "  defghij", "  defghij", "abcdefghij");
+      assertThat(cursor(e)).containsExactly(1, 4);
+    }
+
+    @Test
+    void insertAndDeleteColumnWorkFromTheCursorColumn() {
+      VtEngine e = engine(10, 4, ROWS, CSI + "2;3r" + CSI + "3;4H" + CSI + "2'}");
+      assertThat(lines(e)).containsExactly("abcdefghij", "abc  defgh", "abc  defgh", "abcdefghij");
+      feed(e, CSI + "1;1H" + CSI + "3;2H" + CSI + "3'~");
+      assertThat(lines(e)).containsExactly("abcdefghij", "a defgh", "a defgh", "abcdefghij");
+    }
+
+    @Test
+    void aCursorOutsideTheMarginsShiftsNothing() {
+      VtEngine e = engine(10, 4, ROWS, CSI + "2;3r" + CSI + "4;5H" + CSI + "3 @" + CSI + "2 A" + CSI + "2'}" + CSI + "2'~");
+      assertThat(lines(e)).containsExactly("abcdefghij", "abcdefghij", "abcdefghij", "abcdefghij");
+    }
+  }
+
+  @Nested
+  class SelectiveErase {
+    @Test
+    void decsedAndDecselKeepProtectedCellsWhileEdAndElEraseThemToo() {
+      // DECSCA 1 protects what follows; 0 and 2 end it; SGR 0 does not touch it.
+      VtEngine e = engine(10, 3, "A" + CSI + "1\"q" + CSI + "0mB" + CSI + "2\"qC\r\n", "x" + CSI + "1\"qyy" + CSI + "0\"qz\r\nlast");
+      feed(e, CSI + "?2J");
+      assertThat(lines(e)).containsExactly(" B", " yy", "");
+      feed(e, CSI + "1;1HA" + CSI + "?1K"); // from the row start to the cursor, on the protected B
+      assertThat(lines(e)).containsExactly(" B", " yy", "");
+      feed(e, CSI + "2;1H" + CSI + "2K");
+      assertThat(lines(e)).containsExactly(" B", "", "");
+      feed(e, CSI + "1;1H" + CSI + "J");
+      assertThat(lines(e)).containsExactly("", "", "");
+    }
+
+    @Test
+    void erasedCellsAndAResetLeaveNothingProtected() {
+      VtEngine e = engine(10, 2, CSI + "1\"qab" + CSI + "!p" + "cd" + CSI + "?2K");
+      assertThat(lines(e)).containsExactly("ab", "");
+      feed(e, CSI + "K" + CSI + "1;1H" + CSI + "2K" + "ef" + CSI + "?2K");
+      assertThat(lines(e)).containsExactly("", "");
+    }
+  }
+
+  @Nested
+  class SavedPendingWrap {
+    @Test
+    void decrcAndLeavingTheAlternateScreenBringThePendingWrapBack() {
+      VtEngine e = engine(5, 3, "abcde" + ESC + "7" + CSI + "1;1H" + ESC + "8" + "f");
+      assertThat(lines(e)).containsExactly("abcde", "f", "");
+      VtEngine alt = engine(5, 3, "abcde" + CSI + "?1049h" + "x" + CSI + "?1049l" + "f");
+      assertThat(lines(alt)).containsExactly("abcde", "f", "");
+      VtEngine sco = engine(5, 3, "abcde" + CSI + "s" + "\r" + CSI + "u" + "f");
+      assertThat(lines(sco)).containsExactly("abcde", "f", "");
+    }
+
+    @Test
+    void aSaveWithoutAPendingWrapAndAScrollSinceTheSaveRestoreTheCursorOnTheLastColumn() {
+      VtEngine e = engine(5, 3, "abcd" + ESC + "7e" + ESC + "8" + "f");
+      assertThat(lines(e)).containsExactly("abcdf", "", "");
+      // Rows moved under the saved position: the row there is another line, so no wrap from it.
+      VtEngine scrolled = engine(5, 3, "abcde" + ESC + "7" + "\r\nxy" + CSI + "S" + ESC + "8" + "f");
+      assertThat(lines(scrolled)).containsExactly("xy  f", "", "");
+    }
+  }
 }

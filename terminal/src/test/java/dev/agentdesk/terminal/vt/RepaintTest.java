@@ -144,6 +144,15 @@ class RepaintTest {
   }
 
   @Test
+  void protectedCellsAndASavedPendingWrapCarryOver() {
+    Pair p = Pair.after(6, 3, "ab" + CSI + "1\"qcd" + CSI + "0\"qef" + ESC + "7" + CSI + "2;1H" + CSI + "1\"q");
+    p.then(CSI + "?2K" + "x" + CSI + "1;1H" + CSI + "?2K").assertSame("DECSEL keeps the protected cells and the pen protects");
+    assertThat(Vt.line(p.copy, 0)).isEqualTo("  cd");
+    p.then(ESC + "8" + "g").assertSame("the saved pending wrap comes back on restore");
+    assertThat(Vt.line(p.copy, 1)).isEqualTo("g");
+  }
+
+  @Test
   void aSequenceCutByTheChunkBoundaryIsCompletedByTheNextChunk() {
     for (String cut : List.of(CSI + "3", CSI + "38;2;1", ESC + "]2;half a ti", ESC, ESC + "P1;2q")) {
       Pair p = Pair.after(30, 4, "before ", cut);

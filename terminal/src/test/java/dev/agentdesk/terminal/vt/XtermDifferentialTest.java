@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Assume;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -52,8 +53,30 @@ class XtermDifferentialTest {
   @Property(tries = 400)
   void generatedStreamsRenderLikeXtermJs(
       @ForAll("cols") int cols, @ForAll("rows") int rows, @ForAll("streams") String stream) throws IOException {
+    Assume.that(!savesAPendingWrap(cols, rows, stream));
     byte[] bytes = stream.getBytes(StandardCharsets.UTF_8);
     assertSameScreen(cols, rows, bytes, VtSequences.visible(stream));
+  }
+
+  /**
+   * The cursor is saved (DECSC, SCOSC, ?1048h, ?1049h) while a wrap is pending: our engine brings
+   * the pending wrap back on restore as xterm does, xterm.js does not (docs/vt-engine.md), so such
+   * streams are not compared with it. VtEngineApiTest and the vt-peer corpus cover them.
+   */
+  static boolean savesAPendingWrap(int cols, int rows, String stream) {
+    VtEngine e = new VtEngine(cols, rows, 0);
+    int fed = 0;
+    for (int i = 0; i < stream.length(); i++) {
+      if (stream.startsWith("\u001b7", i) || stream.startsWith("\u001b[s", i) || stream.startsWith("\u001b[?1048h", i)
+          || stream.startsWith("\u001b[?1049h", i)) {
+        e.feed(stream.substring(fed, i).getBytes(StandardCharsets.UTF_8));
+        fed = i;
+        if (e.snapshot().wrapPending()) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** The long run (-Preliability): more and longer streams. */
@@ -61,6 +84,7 @@ class XtermDifferentialTest {
   @Tag("slow")
   void manyMoreGeneratedStreamsRenderLikeXtermJs(
       @ForAll("cols") int cols, @ForAll("rows") int rows, @ForAll("longStreams") String stream) throws IOException {
+    Assume.that(!savesAPendingWrap(cols, rows, stream));
     assertSameScreen(cols, rows, stream.getBytes(StandardCharsets.UTF_8), VtSequences.visible(stream));
   }
 

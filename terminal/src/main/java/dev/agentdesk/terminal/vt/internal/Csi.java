@@ -13,9 +13,9 @@ final class Csi {
           Modes.setPrivate(s, p.raw(i), f == 'h');
         }
       } else if (f == 'J') {
-        Erase.inDisplay(s, p.raw(0)); // DECSED: no protected cells here, so the same as ED
+        Erase.inDisplay(s, p.raw(0), true); // DECSED: DECSCA-protected cells stay
       } else if (f == 'K') {
-        Erase.inLine(s, p.raw(0));
+        Erase.inLine(s, p.raw(0), true); // DECSEL
       }
       return;
     }
@@ -27,7 +27,8 @@ final class Csi {
       return;
     }
     if (inter != 0) {
-      return; // cursor style (SP q), DECRQM ($p), … have no screen effect
+      intermediate(s, p, inter, f);
+      return;
     }
     Grid g = s.active;
     int n = p.get(0, 1);
@@ -57,8 +58,8 @@ final class Csi {
           s.tab(n);
         }
       }
-      case 'J' -> Erase.inDisplay(s, p.raw(0));
-      case 'K' -> Erase.inLine(s, p.raw(0));
+      case 'J' -> Erase.inDisplay(s, p.raw(0), false);
+      case 'K' -> Erase.inLine(s, p.raw(0), false);
       case 'L' -> insertLines(s, n);
       case 'M' -> deleteLines(s, n);
       case 'P' -> {
@@ -104,6 +105,48 @@ final class Csi {
       default -> {
         // Reports (DA, DSR, window ops) need a reply channel this engine does not have.
       }
+    }
+  }
+
+  /**
+   * Sequences with one intermediate byte that change the screen: SL/SR shift and DECIC/DECDC
+   * insert or delete columns, every row of the scroll region at once; DECSCA sets the protection
+   * later characters carry. Cursor style (SP q), DECRQM ($p) and the like have no screen effect.
+   */
+  private static void intermediate(Screen s, CsiParams p, int inter, int f) {
+    int n = p.get(0, 1);
+    if (inter == ' ' && f == '@') {
+      shiftColumns(s, 0, n, false); // SL
+    } else if (inter == ' ' && f == 'A') {
+      shiftColumns(s, 0, n, true); // SR
+    } else if (inter == '\'' && f == '}') {
+      shiftColumns(s, s.x, n, true); // DECIC
+    } else if (inter == '\'' && f == '~') {
+      shiftColumns(s, s.x, n, false); // DECDC
+    } else if (inter == '"' && f == 'q') {
+      // DECSCA: 1 protects; 0 and 2 do not.
+      s.style = p.raw(0) == 1 ? s.style | Style.PROTECTED_BIT : s.style & ~Style.PROTECTED_BIT;
+    }
+  }
+
+  /**
+   * Inserts ({@code right}) or deletes {@code n} columns at {@code col} in every row between the
+   * scroll margins, as xterm does; ignored when the cursor is outside the margins. The cursor
+   * stays where it is.
+   */
+  private static void shiftColumns(Screen s, int col, int n, boolean right) {
+    Grid g = s.active;
+    if (s.y < g.marginTop || s.y > g.marginBottom) {
+      return;
+    }
+    long fill = Style.eraseFill(s.style);
+    for (int r = g.marginTop; r <= g.marginBottom; r++) {
+      if (right) {
+        g.lines[r].insertCells(col, n, fill);
+      } else {
+        g.lines[r].deleteCells(col, n, fill);
+      }
+      g.dirty[r] = true;
     }
   }
 

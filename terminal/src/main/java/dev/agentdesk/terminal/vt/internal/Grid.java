@@ -21,6 +21,8 @@ final class Grid {
   int marginTop;
   int marginBottom;
   final SavedCursor saved = new SavedCursor();
+  /** Times rows moved up or down in this buffer: tells DECRC whether the saved row still holds the same line. */
+  long scrolls;
   /** Tab stops; per buffer, as in xterm.js. */
   boolean[] tabStops;
 
@@ -90,6 +92,7 @@ final class Grid {
       }
       out[i] = l;
     }
+    scrolls++;
     System.arraycopy(lines, top + n, lines, top, height - n);
     for (int i = 0; i < n; i++) {
       Line l = out[i];
@@ -105,6 +108,7 @@ final class Grid {
     if (top == 0 && sink != null) {
       sink.scrolledOff(l);
     }
+    scrolls++;
     System.arraycopy(lines, top + 1, lines, top, bottom - top);
     l.clear(fill);
     lines[bottom] = l;
@@ -119,6 +123,7 @@ final class Grid {
       return;
     }
     Line[] out = new Line[n];
+    scrolls++;
     System.arraycopy(lines, bottom - n + 1, out, 0, n);
     System.arraycopy(lines, top, lines, top + n, height - n);
     for (int i = 0; i < n; i++) {
@@ -136,5 +141,14 @@ final class Grid {
     long style;
     boolean originMode;
     int charset;
+    /** The last column had just been written: DECRC brings the pending wrap back (xterm). */
+    boolean wrapPending;
+    /** {@link Grid#scrolls} at the save. */
+    long scrolls;
+
+    /** The saved pending wrap still applies: no row moved since, so the row it filled is still there. */
+    boolean wrapStillPending(Grid g) {
+      return wrapPending && scrolls == g.scrolls;
+    }
   }
 }

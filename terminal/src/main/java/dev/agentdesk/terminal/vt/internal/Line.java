@@ -73,6 +73,20 @@ public final class Line {
     }
   }
 
+  /**
+   * Erases the cells of {@code [from, to)} that are not DECSCA-protected. Both halves of a wide
+   * character carry its style, so one is erased exactly when the other is.
+   */
+  void eraseUnprotected(int from, int to, long fill) {
+    from = Math.max(0, from);
+    to = Math.min(cps.length, to);
+    for (int c = from; c < to; c++) {
+      if (!Style.isProtected(styles[c])) {
+        erase(c, c + 1, fill);
+      }
+    }
+  }
+
   /** Writes a width-1 or width-2 character at {@code col}; the caller made sure it fits. */
   void put(int col, int cp, int width, long style) {
     int n = cps.length;

@@ -87,6 +87,7 @@ final class Modes {
     saved.style = 0;
     saved.originMode = false;
     saved.charset = Screen.CHARSET_ASCII;
+    saved.wrapPending = false;
   }
 
   /** RIS: both screens cleared, every mode, margin, tab stop and charset back to its default. */

@@ -210,10 +210,18 @@ final class Repaint {
       int row = (int) Math.max(0, Math.min(s.rows - 1, saved.y - historyBase));
       int col = Math.min(saved.x, s.cols - 1);
       if (saved.originMode) {
-        out.append(CSI).append("?6h");
-        cup(Math.max(0, row - g.marginTop), col);
+        out.append(CSI).append("?6h"); // before the move: DECOM homes the cursor
+      }
+      int cupRow = saved.originMode ? Math.max(0, row - g.marginTop) : row;
+      if (saved.wrapStillPending(g) && col == s.cols - 1) {
+        // A pending wrap is reached by writing the last column: write what is there again.
+        Line line = g.lines[row];
+        int cell = col > 0 && line.cps[col] == Line.WIDE_TAIL ? col - 1 : col;
+        cup(cupRow, cell);
+        sgr(line.styles[cell]);
+        out.append(line.cps[cell] == Line.EMPTY ? " " : line.cellText(cell));
       } else {
-        cup(row, col);
+        cup(cupRow, col);
       }
       sgr(saved.style);
       if (saved.charset != Screen.CHARSET_ASCII) {
@@ -365,6 +373,9 @@ final class Repaint {
     color(Style.fg(style), 30, 90, 38);
     color(Style.bg(style), 40, 100, 48);
     out.append('m');
+    if (Style.isProtected(style) != Style.isProtected(pen)) {
+      out.append(CSI).append(Style.isProtected(style) ? '1' : '0').append("\"q"); // DECSCA; SGR 0 keeps it
+    }
     pen = style;
   }
 

@@ -392,6 +392,8 @@ public final class Screen implements ParserHandler {
     s.style = style;
     s.originMode = originMode;
     s.charset = charset;
+    s.wrapPending = wrapPending;
+    s.scrolls = active.scrolls;
   }
 
   void restoreCursor() {
@@ -410,7 +412,11 @@ public final class Screen implements ParserHandler {
     style = s.style;
     originMode = s.originMode;
     charset = s.charset;
-    wrapPending = false;
+    // The pending wrap comes back with the cursor (xterm, Alacritty), but only while it still
+    // means "the row here was just filled": not once rows scrolled under the saved position (the
+    // row there is another line then; xterm's own reference screens keep the cursor on the last
+    // column), nor after a resize moved the last column. See docs/vt-engine.md.
+    wrapPending = s.wrapStillPending(active) && s.x == cols - 1;
   }
 
   // ---------------------------------------------------------------- CSI and OSC

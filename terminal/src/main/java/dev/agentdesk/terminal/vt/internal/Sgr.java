@@ -42,7 +42,7 @@ final class Sgr {
 
   private static long simple(long st, int v) {
     return switch (v) {
-      case 0 -> 0L;
+      case 0 -> st & Style.PROTECTED_BIT; // DECSCA is not SGR state
       case 1 -> Style.withFlag(st, Style.BOLD, true);
       case 2 -> Style.withFlag(st, Style.DIM, true);
       case 3 -> Style.withFlag(st, Style.ITALIC, true);

@@ -22,6 +22,12 @@ public final class Style {
   public static final int INVISIBLE = 1 << 6;
   public static final int STRIKETHROUGH = 1 << 7;
   public static final int OVERLINE = 1 << 8;
+  /**
+   * DECSCA protection: not an SGR attribute (SGR 0 keeps it), only DECSED and DECSEL honour it.
+   * Erased cells never carry it ({@link #eraseFill} keeps the background only).
+   */
+  public static final int PROTECTED = 1 << 9;
+  static final long PROTECTED_BIT = (long) PROTECTED << 52;
 
   private static final long COLOR_MASK = (1L << 26) - 1;
   private static final int BG_SHIFT = 26;
@@ -62,6 +68,10 @@ public final class Style {
   public static long withFlag(long style, int flag, boolean on) {
     long bit = (long) flag << FLAG_SHIFT;
     return on ? style | bit : style & ~bit;
+  }
+
+  public static boolean isProtected(long style) {
+    return (style & PROTECTED_BIT) != 0;
   }
 
   /** The style erased cells get: only the background colour survives (xterm's BCE behaviour). */
