@@ -204,7 +204,11 @@ function renderSubagent(sa) {
   }, h('summary', h('strong', 'Subagent'), ' ', [sa.type, sa.description].filter(Boolean).join(' — '),
         sa.duration_ms ? ' · ' + Math.round(sa.duration_ms / 1000) + ' s' : '',
         sa.total_tokens ? ' · ' + fmtNumber(sa.total_tokens) + ' tokens' : ''),
-     sa.session_id ? body : h('p.muted', 'No transcript was recorded for this subagent.'));
+     sa.session_id ? body
+       : Array.isArray(sa.entries) && sa.entries.length
+         ? h('div.subagent-entries', h('p.muted', 'The subagent\'s thread, written into this session\'s file:'),
+             ...sa.entries.map(renderEntry))
+         : h('p.muted', 'No transcript was recorded for this subagent.'));
   return box;
 }
 

@@ -121,14 +121,16 @@ final class Invariants {
         completed.add(t.toolUseId());
       }
     }
-    for (JsonNode e : detail.get("entries")) {
+    List<JsonNode> allEntries = new java.util.ArrayList<>();
+    flatten(detail.get("entries"), allEntries);
+    for (JsonNode e : allEntries) {
       if ("tool_call".equals(e.get("type").asText()) && completed.contains(e.get("id").asText())) {
         assertThat(e.get("result").isNull()).as("result of call %s", e.get("id")).isFalse();
       }
     }
     completed.retainAll(calls);
     long attached = 0;
-    for (JsonNode e : detail.get("entries")) {
+    for (JsonNode e : allEntries) {
       if ("tool_call".equals(e.get("type").asText()) && completed.contains(e.get("id").asText())) {
         attached++;
       }
@@ -162,5 +164,16 @@ final class Invariants {
     assertThat(new long[] {usage.get("input_tokens").asLong(), usage.get("output_tokens").asLong(),
         usage.get("cache_read_tokens").asLong(), usage.get("cache_creation_tokens").asLong()})
         .as("usage of %s", file).containsExactly(sum);
+  }
+
+  /** Entries with the threads of subagents written into the session's own file, depth first. */
+  static void flatten(JsonNode entries, List<JsonNode> out) {
+    for (JsonNode e : entries) {
+      out.add(e);
+      JsonNode sub = e.get("subagent");
+      if (sub != null && sub.isObject() && sub.get("entries") != null) {
+        flatten(sub.get("entries"), out);
+      }
+    }
   }
 }

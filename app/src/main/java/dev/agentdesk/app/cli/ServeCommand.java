@@ -1,5 +1,6 @@
 package dev.agentdesk.app.cli;
 
+import dev.agentdesk.app.history.HistoryFolderOptions;
 import dev.agentdesk.app.serve.AgentdeskServer;
 import dev.agentdesk.app.serve.DataDirs;
 import dev.agentdesk.app.serve.Serve;
@@ -62,11 +63,8 @@ public final class ServeCommand implements Callable<Integer> {
   @ArgGroup(exclusive = true, multiplicity = "0..1")
   TokenChoice token;
 
-  @Option(names = "--claude", paramLabel = "DIR", description = "Claude Code projects folder. Default: ~/.claude/projects.")
-  Path claude;
-
-  @Option(names = "--codex", paramLabel = "DIR", description = "Codex sessions folder. Default: ~/.codex/sessions.")
-  Path codex;
+  @picocli.CommandLine.Mixin
+  HistoryFolderOptions folders = new HistoryFolderOptions();
 
   @Option(names = "--no-import", description = "Do not import or tail the history folders.")
   boolean noImport;
@@ -115,8 +113,9 @@ public final class ServeCommand implements Callable<Integer> {
     }
     out.println("  history database: " + config.database().describe());
     if (config.importHistory()) {
-      out.println("  history folders:  " + config.claudeProjects() + " (Claude Code), "
-          + config.codexSessions() + " (Codex)");
+      out.println("  history folders:  " + config.historyRoots().stream()
+          .map(r -> r.path() + " (" + r.provider().id() + (java.nio.file.Files.isDirectory(r.path()) ? "" : ", not there yet")
+              + ")").collect(java.util.stream.Collectors.joining(",\n                    ")));
     } else {
       out.println("  history folders:  not imported (--no-import)");
     }
@@ -149,9 +148,7 @@ public final class ServeCommand implements Callable<Integer> {
     ServeConfig.Access access = access(env, home);
     try {
       return new ServeConfig(bind, port, access, database,
-          claude != null ? claude : home.resolve(".claude").resolve("projects"),
-          codex != null ? codex : home.resolve(".codex").resolve("sessions"),
-          !noImport, DataDirs.dataDir(env, home));
+          folders.roots(env, false), !noImport, DataDirs.dataDir(env, home));
     } catch (IllegalArgumentException e) {
       throw new UserError(e.getMessage());
     }

@@ -8,12 +8,8 @@ import dev.agentdesk.app.cli.UserError;
 import dev.agentdesk.transcripts.ImportListener;
 import dev.agentdesk.transcripts.ImportReport;
 import dev.agentdesk.transcripts.LineProblem;
-import dev.agentdesk.transcripts.Provider;
 import dev.agentdesk.transcripts.index.Importer;
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -23,7 +19,8 @@ import picocli.CommandLine.Option;
 /** {@code history import}: brings the database up to date with the transcript directories. */
 @Command(name = "import", mixinStandardHelpOptions = true,
     description = {"Import new and appended transcripts (run it again to pick up what was added).",
-        "Without --claude/--codex: ~/.claude/projects and ~/.codex/sessions, where present."})
+        "Without a folder option: every agent's default folders that exist, found as the agents find them"
+            + " ($HOME and each tool's variable: CLAUDE_CONFIG_DIR, CODEX_HOME, …)."})
 public final class HistoryImportCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
@@ -34,11 +31,8 @@ public final class HistoryImportCommand implements Callable<Integer> {
   @CommandLine.Mixin
   DbOption db = new DbOption();
 
-  @Option(names = "--claude", paramLabel = "DIR", description = "Claude Code projects directory (repeatable)")
-  List<Path> claude = new ArrayList<>();
-
-  @Option(names = "--codex", paramLabel = "DIR", description = "Codex sessions directory (repeatable)")
-  List<Path> codex = new ArrayList<>();
+  @CommandLine.Mixin
+  HistoryFolderOptions folders = new HistoryFolderOptions();
 
   @Option(names = "--json", description = "Print the import report as JSON")
   boolean json;
@@ -49,26 +43,11 @@ public final class HistoryImportCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    List<Importer.Root> roots = new ArrayList<>();
-    if (claude.isEmpty() && codex.isEmpty()) {
-      Path home = Path.of(System.getProperty("user.home"));
-      Path c = home.resolve(".claude").resolve("projects");
-      Path x = home.resolve(".codex").resolve("sessions");
-      if (Files.isDirectory(c)) {
-        roots.add(new Importer.Root(Provider.CLAUDE, c));
-      }
-      if (Files.isDirectory(x)) {
-        roots.add(new Importer.Root(Provider.CODEX, x));
-      }
-      if (roots.isEmpty()) {
-        throw new UserError("found neither " + c + " nor " + x + "; name the directories with --claude DIR / --codex DIR");
-      }
-    }
-    for (Path p : claude) {
-      roots.add(new Importer.Root(Provider.CLAUDE, existing(p)));
-    }
-    for (Path p : codex) {
-      roots.add(new Importer.Root(Provider.CODEX, existing(p)));
+    List<Importer.Root> roots = folders.roots(System.getenv(), true);
+    if (roots.isEmpty()) {
+      throw new UserError("found no agent's transcript folder; looked in:"
+          + HistoryFolderOptions.describeDefaults(System.getenv())
+          + "\nname a folder with --claude DIR, --codex DIR, …");
     }
     PrintWriter err = spec.commandLine().getErr();
     ProgressBar bar = noProgress ? null : new ProgressBar(err, ProgressBar.stderrIsTerminal());
@@ -104,12 +83,5 @@ public final class HistoryImportCommand implements Callable<Integer> {
     }
     out.flush();
     return 0;
-  }
-
-  private static Path existing(Path p) {
-    if (!Files.exists(p)) {
-      throw new UserError(p + " does not exist");
-    }
-    return p;
   }
 }

@@ -35,11 +35,7 @@ public final class DataDirs {
 
   /** $HOME when set (as shells and the agents themselves use it), else the JVM's user.home. */
   public static Path home() {
-    String env = System.getenv("HOME");
-    if (env != null && !env.isBlank() && Path.of(env).isAbsolute()) {
-      return Path.of(env);
-    }
-    return Path.of(System.getProperty("user.home"));
+    return dev.agentdesk.transcripts.HistoryFolders.home(System.getenv());
   }
 
   /**

@@ -2,7 +2,10 @@ package dev.agentdesk.app.serve;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import dev.agentdesk.transcripts.Provider;
+import dev.agentdesk.transcripts.index.Importer;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -13,9 +16,9 @@ import java.util.Optional;
  * @param port the TCP port, 0 for any free port
  * @param access the token every request must carry, or none ({@code --no-token}, loopback only)
  * @param database where the history lives
- * @param claudeProjects the Claude Code projects folder to import and tail
- * @param codexSessions the Codex sessions folder to import and tail
- * @param importHistory whether to import and tail the two folders at start
+ * @param historyRoots the transcript folders to import and tail (every provider's; a folder that
+ *     does not exist yet is picked up once it does)
+ * @param importHistory whether to import and tail the folders at start
  * @param dataDir the folder for the server's own files (captures, …)
  */
 public record ServeConfig(
@@ -23,10 +26,16 @@ public record ServeConfig(
     int port,
     Access access,
     Database database,
-    Path claudeProjects,
-    Path codexSessions,
+    List<Importer.Root> historyRoots,
     boolean importHistory,
     Path dataDir) {
+
+  /** A server that imports one Claude Code and one Codex folder (tests and embedding). */
+  public ServeConfig(String bind, int port, Access access, Database database, Path claudeProjects, Path codexSessions,
+      boolean importHistory, Path dataDir) {
+    this(bind, port, access, database, List.of(new Importer.Root(Provider.CLAUDE, claudeProjects),
+        new Importer.Root(Provider.CODEX, codexSessions)), importHistory, dataDir);
+  }
 
   public static final int DEFAULT_PORT = 7420;
   public static final String DEFAULT_BIND = "127.0.0.1";
@@ -94,8 +103,7 @@ public record ServeConfig(
     Objects.requireNonNull(bind, "bind");
     Objects.requireNonNull(access, "access");
     Objects.requireNonNull(database, "database");
-    Objects.requireNonNull(claudeProjects, "claudeProjects");
-    Objects.requireNonNull(codexSessions, "codexSessions");
+    historyRoots = List.copyOf(historyRoots);
     Objects.requireNonNull(dataDir, "dataDir");
     if (port < 0 || port > 65_535) {
       throw new IllegalArgumentException("port must be 0..65535, got " + port);

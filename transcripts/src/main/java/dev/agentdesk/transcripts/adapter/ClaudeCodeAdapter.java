@@ -36,6 +36,21 @@ public final class ClaudeCodeAdapter implements ProviderAdapter {
     return Provider.CLAUDE;
   }
 
+  /**
+   * {@code $CLAUDE_CONFIG_DIR/projects} when set; otherwise both {@code ~/.config/claude/projects}
+   * (where releases since 1.0.30 may write) and {@code ~/.claude/projects} (the long-standing one).
+   */
+  @Override
+  public List<Path> defaultRoots(java.util.Map<String, String> env, Path home) {
+    Path dir = Env.dir(env, "CLAUDE_CONFIG_DIR");
+    if (dir != null) {
+      return List.of(dir.resolve("projects"));
+    }
+    Path xdg = Env.dir(env, "XDG_CONFIG_HOME");
+    return List.of((xdg != null ? xdg : home.resolve(".config")).resolve("claude").resolve("projects"),
+        home.resolve(".claude").resolve("projects"));
+  }
+
   @Override
   public Optional<SourceUnit> unitFor(Path file) {
     String name = file.getFileName().toString();

@@ -11,7 +11,7 @@ final class ClaudeEnvelopes {
   private ClaudeEnvelopes() {}
 
   /** Visible kinds of user-side text. */
-  enum Kind { PLAIN, COMMAND, COMMAND_OUTPUT, SKILL_INSTRUCTIONS }
+  enum Kind { PLAIN, COMMAND, COMMAND_OUTPUT, SKILL_INSTRUCTIONS, INTERRUPT }
 
   /** Text split into the part to show (null if none) and the hidden envelope part (null if none). */
   record Split(String visible, String hidden) {}
@@ -29,6 +29,8 @@ final class ClaudeEnvelopes {
       "\\A\\s*<(local-command-stdout|local-command-stderr|bash-stdout|bash-stderr)>", Pattern.DOTALL);
   private static final Pattern BASH_INPUT = Pattern.compile("\\A\\s*<bash-input>(.*?)</bash-input>", Pattern.DOTALL);
   private static final String SKILL_PREFIX = "Base directory for this skill:";
+  /** What Claude Code writes as a user line when the user stops a response ("… for tool use]" too). */
+  private static final String INTERRUPT_PREFIX = "[Request interrupted by user";
 
   static Split split(String text) {
     if (WHOLE_HIDDEN.matcher(text).find()) {
@@ -66,6 +68,9 @@ final class ClaudeEnvelopes {
     }
     if (visible.startsWith(SKILL_PREFIX)) {
       return Kind.SKILL_INSTRUCTIONS;
+    }
+    if (visible.startsWith(INTERRUPT_PREFIX) && visible.strip().endsWith("]") && visible.strip().indexOf('\n') < 0) {
+      return Kind.INTERRUPT;
     }
     return Kind.PLAIN;
   }

@@ -52,6 +52,12 @@ final class ClaudeLineParser {
    */
   private final Set<String> counted = new HashSet<>();
   private final ArrayDeque<String> recentlyCounted = new ArrayDeque<>();
+  /** Subagent threads written into this (main) file as sidechain lines. */
+  private final ClaudeSidechains sidechains;
+  /** The current line is a sidechain line of a main session file: never part of the main count. */
+  private boolean inlineSidechain;
+  /** The subagent thread the current line belongs to, or null. */
+  private String thread;
 
   ClaudeLineParser(SourceUnit unit, String state) {
     this.unit = unit;
@@ -67,6 +73,7 @@ final class ClaudeLineParser {
     taskCalls = s != null && s.get("tasks") instanceof ObjectNode o ? o : JsonlScan.MAPPER.createObjectNode();
     workflowCalls = s != null && s.get("workflows") instanceof ArrayNode w ? w : JsonlScan.MAPPER.createArrayNode();
     lastDriftToolId = s != null ? Json.str(s, "drift") : null;
+    sidechains = new ClaudeSidechains(s != null && s.get("side") instanceof ObjectNode side ? side : null);
     if (s != null && s.get("counted") instanceof ArrayNode c) {
       c.forEach(u -> noteCounted(u.asText()));
     }
@@ -74,7 +81,7 @@ final class ClaudeLineParser {
 
   /** Whether the line {@code uuid} is counted now (false when it was counted before). */
   private boolean countOnce(String uuid) {
-    if (!counted.add(uuid)) {
+    if (inlineSidechain || !counted.add(uuid)) {
       return false;
     }
     noteCounted(uuid);
@@ -94,6 +101,7 @@ final class ClaudeLineParser {
     s.set("skills", skillCalls);
     s.set("tasks", taskCalls);
     s.set("workflows", workflowCalls);
+    s.set("side", sidechains.state());
     if (lastDriftToolId != null) {
       s.put("drift", lastDriftToolId);
     }
@@ -114,6 +122,7 @@ final class ClaudeLineParser {
       throw new JsonlScan.BadLine("line has no \"type\"");
     }
     List<TranscriptRecord> out = new ArrayList<>(4);
+    placeSidechain(node, type, offset, out);
     switch (type) {
       case "user" -> user(node, offset, out);
       case "assistant" -> assistant(node, offset, out);
@@ -141,7 +150,44 @@ final class ClaudeLineParser {
     ignored.merge(kind, 1L, Long::sum);
   }
 
+  /**
+   * Sidechain lines inside a main session file (Claude Code 1.0.x) belong to the thread of the Task
+   * call that ran them; the line that starts a thread ties it to its call with a subagent record.
+   * A separate subagent file is its own session and needs none of this.
+   */
+  private void placeSidechain(ObjectNode node, String type, long offset, List<TranscriptRecord> out) {
+    inlineSidechain = unit.agentId() == null && Json.bool(node, "isSidechain");
+    thread = null;
+    if (!inlineSidechain) {
+      return;
+    }
+    JsonNode message = Json.obj(node, "message");
+    String prompt = null;
+    if ("user".equals(type) && message != null) {
+      JsonNode content = message.get("content");
+      if (content != null && content.isTextual()) {
+        prompt = content.asText();
+      } else if (content != null && content.isArray() && content.size() > 0) {
+        prompt = Json.str(content.get(0), "text");
+      }
+    }
+    ClaudeSidechains.Placement p = sidechains.place(Json.str(node, "uuid"), Json.str(node, "parentUuid"), prompt);
+    thread = p.threadId();
+    if (p.startedBy() != null) {
+      JsonNode task = taskCalls.get(p.startedBy());
+      out.add(new SubagentRecord(unit.sessionId(), thread, p.startedBy(), task == null ? null : Json.str(task, "type"),
+          task == null ? null : Json.str(task, "description"), null, null, null));
+    }
+  }
+
   private void noteMetadata(ObjectNode node, boolean producedRecords) {
+    if (unit.agentId() != null && unit.parentSessionId() == null) {
+      // An old-layout agent-*.jsonl beside the session files: its lines name the parent session.
+      String parent = Json.str(node, "sessionId");
+      if (parent != null && !parent.equals(unit.sessionId())) {
+        session.parentSessionId(parent);
+      }
+    }
     session.cwd(Json.str(node, "cwd"));
     session.gitBranch(Json.str(node, "gitBranch"));
     session.version(Json.str(node, "version"));
@@ -168,7 +214,7 @@ final class ClaudeLineParser {
       boolean isMeta, Visibility visibility, String model, String responseId, TokenUsage usage) {
     return new MessageRecord(unit.sessionId(), uuid, Json.str(node, "parentUuid"), ordinal,
         Json.timestamp(Json.str(node, "timestamp")), role, text, contentType, isMeta, visibility, model,
-        Json.bool(node, "isSidechain"), Json.str(node, "agentId"), responseId, usage);
+        Json.bool(node, "isSidechain"), thread != null ? thread : Json.str(node, "agentId"), responseId, usage);
   }
 
   // ---- user lines -------------------------------------------------------------------------
@@ -245,9 +291,18 @@ final class ClaudeLineParser {
         contentType = ContentTypes.COMMAND_OUTPUT;
         meta = true;
         shown = ClaudeEnvelopes.commandOutput(visible);
+        if (shown.isBlank()) {
+          // A command that printed nothing: an empty card would say nothing.
+          ignore("command output (empty)");
+          return;
+        }
       }
       case SKILL_INSTRUCTIONS -> {
         contentType = ContentTypes.SKILL_INSTRUCTIONS;
+        meta = true;
+      }
+      case INTERRUPT -> {
+        contentType = ContentTypes.INTERRUPT;
         meta = true;
       }
       case PLAIN -> {
@@ -278,12 +333,18 @@ final class ClaudeLineParser {
         Json.bool(b, "is_error")));
     JsonNode tur = node.get("toolUseResult");
     JsonNode task = taskCalls.remove(id);
+    boolean threaded = sidechains.taskDone(id);
     if (task != null) {
       String agentId = tur != null && tur.isObject() ? Json.str(tur, "agentId") : null;
-      if (agentId == null) {
+      if (agentId == null && !inlineSidechain) {
         agentId = Json.str(node, "agentId");
       }
-      if (agentId != null) {
+      if (agentId == null && threaded) {
+        // The subagent's thread is in this file: the record now gains what the result reports.
+        out.add(new SubagentRecord(unit.sessionId(), ClaudeSidechains.threadId(id), id, Json.str(task, "type"),
+            Json.str(task, "description"), tur != null ? Json.lngOrNull(tur, "totalDurationMs") : null,
+            tur != null ? Json.lngOrNull(tur, "totalTokens") : null, null));
+      } else if (agentId != null) {
         out.add(new SubagentRecord(unit.sessionId(), agentId, id, Json.str(task, "type"),
             Json.str(task, "description"), tur != null ? Json.lngOrNull(tur, "totalDurationMs") : null,
             tur != null ? Json.lngOrNull(tur, "totalTokens") : null, "agent-" + agentId));
@@ -340,7 +401,7 @@ final class ClaudeLineParser {
     boolean usagePlaced = false;
     boolean counted = false;
     int firstMessage = out.size();
-    if (content != null && content.isTextual()) {
+    if (content != null && content.isTextual() && !content.asText().isBlank()) {
       out.add(msg(node, uuid, TranscriptRecord.ordinal(offset, 0), "assistant", content.asText(),
           ContentTypes.TEXT, false, Visibility.VISIBLE, model, responseId, usage));
       usagePlaced = true;
@@ -358,6 +419,12 @@ final class ClaudeLineParser {
         String id = usagePlaced ? uuid + "#" + block : uuid;
         switch (bt) {
           case "text" -> {
+            String text = Json.str(b, "text");
+            if (text == null || text.isBlank()) {
+              // Responses often hold a text block of only "\n\n" between tool calls: nothing to show.
+              ignore("assistant block text (blank)");
+              continue;
+            }
             out.add(msg(node, id, TranscriptRecord.ordinal(offset, block), "assistant", Json.str(b, "text"),
                 ContentTypes.TEXT, false, Visibility.VISIBLE, model, responseId, usagePlaced ? null : usage));
             if (!counted) {
@@ -379,7 +446,7 @@ final class ClaudeLineParser {
           default -> ignore("assistant block " + bt);
         }
       }
-    } else if (content != null && !content.isNull()) {
+    } else if (content != null && !content.isNull() && !content.isTextual()) {
       throw new JsonlScan.BadLine("assistant content is neither text nor a list");
     }
     if (!usagePlaced && (usage != null || responseId != null)) {
@@ -408,6 +475,7 @@ final class ClaudeLineParser {
         t.put("type", input == null ? null : Json.str(input, "subagent_type"));
         t.put("description", input == null ? null : Json.str(input, "description"));
         taskCalls.set(id, t);
+        sidechains.taskCall(id, input == null ? null : Json.str(input, "prompt"));
         while (taskCalls.size() > STATE_LIMIT) {
           taskCalls.remove(taskCalls.fieldNames().next());
         }

@@ -46,6 +46,13 @@ public final class CodexAdapter implements ProviderAdapter {
     return Provider.CODEX;
   }
 
+  /** {@code $CODEX_HOME/sessions}, else {@code ~/.codex/sessions}. */
+  @Override
+  public List<Path> defaultRoots(Map<String, String> env, Path home) {
+    Path dir = Env.dir(env, "CODEX_HOME");
+    return List.of((dir != null ? dir : home.resolve(".codex")).resolve("sessions"));
+  }
+
   @Override
   public Optional<SourceUnit> unitFor(Path file) {
     String name = file.getFileName().toString();
@@ -234,6 +241,13 @@ public final class CodexAdapter implements ProviderAdapter {
           if (name == null) {
             ignore("event_msg thread_name_updated");
           }
+        }
+        case "turn_aborted" -> {
+          // The user stopped the turn: the same interrupt card as Claude's "[Request interrupted by user]".
+          String reason = Json.str(p, "reason");
+          out.add(msg("L" + offset, offset, ts, "user", "interrupted".equals(reason) || reason == null
+              ? "[Turn interrupted by user]" : "[Turn aborted: " + reason + "]", ContentTypes.INTERRUPT, true,
+              Visibility.VISIBLE, null, null));
         }
         case "error" -> {
           JsonNode err = Json.obj(p, "error");

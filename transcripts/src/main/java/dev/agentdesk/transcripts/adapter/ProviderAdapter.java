@@ -1,8 +1,14 @@
 package dev.agentdesk.transcripts.adapter;
 
 import dev.agentdesk.transcripts.Provider;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * Turns one provider's files into canonical records. Adapters are the only code that knows a
@@ -14,6 +20,30 @@ public sealed interface ProviderAdapter permits ClaudeCodeAdapter, CodexAdapter 
 
   /** The unit for {@code file}, or empty when the file is not one of this provider's transcripts. */
   Optional<SourceUnit> unitFor(Path file);
+
+  /**
+   * The folders this provider writes transcripts to by default (current and older releases), for
+   * the environment {@code env} and the home folder {@code home}; they need not exist.
+   */
+  List<Path> defaultRoots(Map<String, String> env, Path home);
+
+  /**
+   * Every unit under {@code root} (a folder, or one transcript file), in a stable order.
+   *
+   * @throws IOException when the folder cannot be listed
+   */
+  default List<SourceUnit> discover(Path root) throws IOException {
+    if (Files.isRegularFile(root)) {
+      return unitFor(root).map(List::of).orElse(List.of());
+    }
+    List<SourceUnit> units = new ArrayList<>();
+    try (Stream<Path> s = Files.walk(root)) {
+      for (Path f : s.filter(Files::isRegularFile).sorted().toList()) {
+        unitFor(f).ifPresent(units::add);
+      }
+    }
+    return units;
+  }
 
   /**
    * Reads {@code unit} from {@code cursor} (null: from the start) up to the adapter's batch size.

@@ -16,6 +16,14 @@ final class SessionAccumulator {
   String startedAt;
   String endedAt;
   long messageCount;
+  /** The parent session named by the lines themselves, for units whose path does not say it. */
+  String parentSessionId;
+
+  void parentSessionId(String value) {
+    if (parentSessionId == null && value != null && !value.isBlank()) {
+      parentSessionId = value;
+    }
+  }
 
   void title(String text, int rank) {
     if (text != null && !text.isBlank() && rank >= titleRank) {
@@ -69,6 +77,6 @@ final class SessionAccumulator {
     Path file = unit.file().toAbsolutePath().normalize();
     return new SessionRecord(unit.sessionId(), unit.provider().id(), title, titleRank, firstPrompt, project, cwd,
         gitBranch, version, startedAt, endedAt, messageCount, fromStart ? CountMode.TOTAL : CountMode.DELTA,
-        file.toString(), unit.parentSessionId());
+        file.toString(), unit.parentSessionId() != null ? unit.parentSessionId() : parentSessionId);
   }
 }

@@ -21,9 +21,23 @@ public sealed interface DetailEntry
   /** A tool result. */
   record Result(String content, boolean isError) {}
 
-  /** The subagent a call spawned. */
+  /**
+   * The subagent a call spawned. {@code sessionId} names its own transcript session when it has one;
+   * {@code entries} is its thread when that was written into the calling session's file instead
+   * (empty otherwise).
+   */
   record Subagent(String agentId, String type, String description, Long durationMs, Long totalTokens,
-      String sessionId) {}
+      String sessionId, java.util.List<DetailEntry> entries) {
+    public Subagent {
+      entries = entries == null ? java.util.List.of() : java.util.List.copyOf(entries);
+    }
+
+    /** A subagent with a transcript of its own (or none recorded). */
+    public Subagent(String agentId, String type, String description, Long durationMs, Long totalTokens,
+        String sessionId) {
+      this(agentId, type, description, durationMs, totalTokens, sessionId, java.util.List.of());
+    }
+  }
 
   /** The workflow a call started. */
   record Workflow(String runId, String taskId, String status, Long durationMs, Long totalTokens,

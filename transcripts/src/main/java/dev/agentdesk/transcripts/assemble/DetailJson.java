@@ -143,6 +143,12 @@ public final class DetailJson {
         num(g, "duration_ms", s.durationMs());
         num(g, "total_tokens", s.totalTokens());
         str(g, "session_id", s.sessionId());
+        // The subagent's thread when it was written into this session's file (empty otherwise).
+        g.writeArrayFieldStart("entries");
+        for (DetailEntry inner : s.entries()) {
+          entry(g, inner);
+        }
+        g.writeEndArray();
         g.writeEndObject();
       }
       g.writeFieldName("workflow");

@@ -166,14 +166,29 @@ public final class SessionDetailAssembler {
         }
       }
 
+      // A subagent whose thread was written into this session's own file (no transcript of its own)
+      // gets that thread's entries; they are not part of the main conversation.
+      Map<String, List<Item>> threads = new HashMap<>();
+      for (SubagentRecord s : subagents.values()) {
+        if (s.agentSessionId() == null && s.parentToolCallId() != null) {
+          threads.put(s.agentId(), new ArrayList<>());
+        }
+      }
+      Map<String, String> threadOfMessage = new HashMap<>();
+      for (MessageRecord m : messages.values()) {
+        if (m.isSidechain() && m.agentId() != null && threads.containsKey(m.agentId())) {
+          threadOfMessage.put(m.uuid(), m.agentId());
+        }
+      }
       List<Item> items = new ArrayList<>();
       for (MessageRecord m : messages.values()) {
         if (m.visibility() == Visibility.VISIBLE) {
-          items.add(new Item(m.ordinal(), 0, m.uuid(), m));
+          bucket(items, threads, threadOfMessage.get(m.uuid())).add(new Item(m.ordinal(), 0, m.uuid(), m));
         }
       }
       for (ToolCallRecord c : calls.values()) {
-        items.add(new Item(c.ordinal(), 1, c.id(), c));
+        String thread = c.messageUuid() == null ? null : threadOfMessage.get(c.messageUuid());
+        bucket(items, threads, thread).add(new Item(c.ordinal(), 1, c.id(), c));
       }
       for (ToolResultRecord r : results.values()) {
         if (!calls.containsKey(r.toolUseId())) {
@@ -183,8 +198,16 @@ public final class SessionDetailAssembler {
       for (SummaryRecord s : summaries.values()) {
         items.add(new Item(s.ordinal(), 2, s.id(), s));
       }
-      items.sort(Item.ORDER);
+      return new SessionDetail(header, entries(items, threads, subagentByCall, workflowByCall));
+    }
 
+    private static List<Item> bucket(List<Item> main, Map<String, List<Item>> threads, String thread) {
+      return thread == null ? main : threads.get(thread);
+    }
+
+    private List<DetailEntry> entries(List<Item> items, Map<String, List<Item>> threads,
+        Map<String, SubagentRecord> subagentByCall, Map<String, WorkflowRecord> workflowByCall) {
+      items.sort(Item.ORDER);
       List<DetailEntry> entries = new ArrayList<>(items.size());
       List<MessageRecord> thinking = new ArrayList<>();
       for (Item it : items) {
@@ -198,9 +221,13 @@ public final class SessionDetailAssembler {
               m.isMeta(), m.model()));
         } else if (it.record() instanceof ToolCallRecord c) {
           ToolResultRecord r = results.get(c.id());
+          SubagentRecord s = subagentByCall.get(c.id());
+          // Removed when used, so that a thread is shown once even if records point in a circle.
+          List<Item> thread = s == null ? null : threads.remove(s.agentId());
           entries.add(new DetailEntry.ToolCall(c.id(), c.name(), c.presentation(), c.timestamp(), c.filePath(),
               c.inputJson(), r == null ? null : new DetailEntry.Result(r.content(), r.isError()),
-              subagent(subagentByCall.get(c.id())), workflow(workflowByCall.get(c.id()))));
+              subagent(s, thread == null ? List.of() : entries(thread, threads, subagentByCall, workflowByCall)),
+              workflow(workflowByCall.get(c.id()))));
         } else if (it.record() instanceof ToolResultRecord r) {
           entries.add(new DetailEntry.ToolCall(r.toolUseId(), null, Presentations.UNKNOWN, r.timestamp(), null, null,
               new DetailEntry.Result(r.content(), r.isError()), null, null));
@@ -209,7 +236,7 @@ public final class SessionDetailAssembler {
         }
       }
       flushThinking(thinking, entries);
-      return new SessionDetail(header, entries);
+      return entries;
     }
 
     private static void flushThinking(List<MessageRecord> thinking, List<DetailEntry> entries) {
@@ -231,9 +258,9 @@ public final class SessionDetailAssembler {
       thinking.clear();
     }
 
-    private static DetailEntry.Subagent subagent(SubagentRecord s) {
+    private static DetailEntry.Subagent subagent(SubagentRecord s, List<DetailEntry> thread) {
       return s == null ? null : new DetailEntry.Subagent(s.agentId(), s.type(), s.description(), s.durationMs(),
-          s.totalTokens(), s.agentSessionId());
+          s.totalTokens(), s.agentSessionId(), thread);
     }
 
     private DetailEntry.Workflow workflow(WorkflowRecord w) {

@@ -18,11 +18,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.stream.Stream;
 
 /**
  * Finds transcript files under provider roots and brings the store up to date with them, batch by
@@ -64,15 +62,10 @@ public final class Importer {
     Map<Path, Long> sizes = new HashMap<>();
     long total = 0;
     for (Root root : roots) {
-      ProviderAdapter adapter = ProviderAdapter.of(root.provider());
-      for (Path f : files(root.path())) {
-        Optional<SourceUnit> u = adapter.unitFor(f);
-        if (u.isPresent()) {
-          units.add(u.get());
-          long size = sizeOf(f);
-          sizes.put(f, size);
-          total += size;
-        }
+      for (SourceUnit u : units(ProviderAdapter.of(root.provider()), root.path())) {
+        units.add(u);
+        long size = sizes.computeIfAbsent(u.file(), Importer::sizeOf);
+        total += size;
       }
     }
     // Read what the parser needs from the database up front: the connection stays on this thread.
@@ -214,17 +207,14 @@ public final class Importer {
     }
   }
 
-  private static List<Path> files(Path root) {
-    if (Files.isRegularFile(root)) {
-      return List.of(root);
-    }
-    if (!Files.isDirectory(root)) {
+  private static List<SourceUnit> units(ProviderAdapter adapter, Path root) {
+    if (!Files.exists(root)) {
       throw new TranscriptException(TranscriptException.Reason.SOURCE_UNREADABLE,
           root + " does not exist or is not a directory");
     }
-    try (Stream<Path> s = Files.walk(root)) {
-      return s.filter(Files::isRegularFile).filter(p -> p.toString().endsWith(".jsonl")).sorted().toList();
-    } catch (IOException e) {
+    try {
+      return adapter.discover(root);
+    } catch (IOException | java.io.UncheckedIOException e) {
       throw new TranscriptException(TranscriptException.Reason.SOURCE_UNREADABLE,
           "cannot list " + root + ": " + e.getMessage(), e);
     }

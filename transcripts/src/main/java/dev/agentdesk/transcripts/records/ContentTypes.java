@@ -22,6 +22,11 @@ public final class ContentTypes {
   public static final String ERROR = "error";
   /** Transport envelopes: reminders, environment context, IDE wrappers, notifications, caveats. */
   public static final String ENVELOPE = "envelope";
+  /**
+   * The user stopped the agent mid-response (Claude's "[Request interrupted by user]" line, Codex's
+   * turn_aborted event): a visible meta card, never a message of the count or the first prompt.
+   */
+  public static final String INTERRUPT = "interrupt";
   /** A hidden message that exists only to carry the token usage of a response. */
   public static final String USAGE = "usage";
 }

@@ -56,8 +56,7 @@ public final class HistoryArea implements ApiArea, EventSnapshot {
     this.config = config;
     this.events = events;
     this.reader = open(config);
-    List<Importer.Root> roots = List.of(new Importer.Root(Provider.CLAUDE, config.claudeProjects()),
-        new Importer.Root(Provider.CODEX, config.codexSessions()));
+    List<Importer.Root> roots = config.historyRoots();
     TranscriptHistory writer = config.importHistory() ? open(config) : null;
     this.tailer = writer == null ? null
         : new HistoryTailer(writer, roots, events, config.database().describe(), s -> summaries = null);
@@ -108,9 +107,8 @@ public final class HistoryArea implements ApiArea, EventSnapshot {
     if (tailer != null) {
       return tailer.status();
     }
-    List<ImportStatus.Root> roots = List.of(
-        new ImportStatus.Root("claude", config.claudeProjects().toString(), java.nio.file.Files.isDirectory(config.claudeProjects())),
-        new ImportStatus.Root("codex", config.codexSessions().toString(), java.nio.file.Files.isDirectory(config.codexSessions())));
+    List<ImportStatus.Root> roots = config.historyRoots().stream().map(r -> new ImportStatus.Root(r.provider().id(),
+        r.path().toString(), java.nio.file.Files.isDirectory(r.path()))).toList();
     return new ImportStatus("idle", roots, 0, 0, 0, 0, null, config.database().describe());
   }
 
