@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
  */
 final class ApiErrorRules {
   /** How a rule classifies its match; {@code code} is the HTTP status captured by group 2, if any. */
-  private enum Classify { SERVER, AUTH, UNKNOWN, BY_STATUS, BY_TEXT, MINIMAX }
+  private enum Classify { SERVER, AUTH, UNKNOWN, BY_STATUS, BY_TEXT, GOOGLE_STATUS, MINIMAX }
 
   private record Rule(String name, Pattern pattern, Classify classify) {}
 
@@ -26,13 +26,19 @@ final class ApiErrorRules {
           + "BadGatewayError|Timeout|AuthenticationError|PermissionDeniedError|APIError)\\b.*", Classify.BY_TEXT),
       // Codex CLI.
       anchored("codex-api-error", ".*unexpected status (\\d{3})\\b.*", Classify.BY_STATUS),
-      anchored("codex-api-error", "(?:stream disconnected before completion|exceeded retry limit, last status: 5\\d\\d).*",
-          Classify.SERVER),
+      anchored("codex-api-error", "stream disconnected before completion.*", Classify.SERVER),
+      anchored("codex-api-error", "exceeded retry limit, last status: (\\d{3})\\b.*", Classify.BY_STATUS),
       // Gemini CLI: "[API Error: … got status: 500 …]" / {"code": 503 …}.
       anchored("gemini-api-error", "\\[API Error:.*?(?:got status:\\s*|\"code\"\\s*:\\s*)(\\d{3})\\b.*", Classify.BY_STATUS),
+      // … and unbracketed with a status name: "API Error: got status: UNAVAILABLE. {…}".
+      anchored("gemini-api-error", "\\[?API Error:\\s*got status:\\s*([A-Z_]+)\\b.*", Classify.GOOGLE_STATUS),
       // Copilot CLI.
       anchored("copilot-api-error", "(?:Execution failed: )?Failed to get response from the AI model.*", Classify.SERVER),
-      anchored("copilot-api-error", "(?:Model call failed|Execution failed):.*", Classify.BY_TEXT));
+      anchored("copilot-api-error", "(?:Model call failed|Execution failed):.*", Classify.BY_TEXT),
+      anchored("copilot-auth-error", "Failed to get copilot token\\b.*", Classify.AUTH),
+      // Aider's own translations of provider failures.
+      anchored("aider-api-error", "The API provider(?:'s servers are down or overloaded| is not able to authenticate you"
+          + "| has refused the request| timed out| is temporarily unavailable)\\b.*", Classify.BY_TEXT));
 
   private static final List<Rule> PROVIDER_TIER = List.of(
       structural("anthropic-server-error", "\"type\"\\s*:\\s*\"(?:api_error|overloaded_error)\"", Classify.SERVER),
@@ -41,7 +47,9 @@ final class ApiErrorRules {
       structural("openai-auth-error", "\"code\"\\s*:\\s*\"invalid_api_key\"", Classify.AUTH),
       structural("google-server-error", "\"status\"\\s*:\\s*\"(?:INTERNAL|UNAVAILABLE|DEADLINE_EXCEEDED)\"", Classify.SERVER),
       structural("google-auth-error", "\"status\"\\s*:\\s*\"(?:UNAUTHENTICATED|PERMISSION_DENIED)\"", Classify.AUTH),
-      structural("openrouter-api-error", "\"error\"\\s*:\\s*\\{\\s*\"message\"\\s*:\\s*\"[^\"]*\"\\s*,\\s*\"code\"\\s*:\\s*(\\d{3})",
+      // OpenRouter (and other gateways) wrap the upstream failure as {"error": {"code": 502, "message": …,
+      // "metadata": {"provider_name": …}}}, in either field order.
+      structural("openrouter-api-error", "\"error\"\\s*:\\s*\\{\\s*(?:\"message\"\\s*:\\s*\"[^\"]*\"\\s*,\\s*)?\"code\"\\s*:\\s*(\\d{3})",
           Classify.BY_STATUS),
       structural("minimax-api-error", "\"base_resp\"\\s*:\\s*\\{\\s*\"status_code\"\\s*:\\s*(\\d+)", Classify.MINIMAX));
 
@@ -114,6 +122,21 @@ final class ApiErrorRules {
           return ErrorKind.AUTH;
         }
         return SERVER_WORDS.matcher(row).find() ? ErrorKind.SERVER : ErrorKind.UNKNOWN;
+      case GOOGLE_STATUS:
+        switch (m.group(2)) {
+          case "RESOURCE_EXHAUSTED":
+            return null; // a quota: the rate-limit rules report it
+          case "UNAUTHENTICATED":
+          case "PERMISSION_DENIED":
+            return ErrorKind.AUTH;
+          case "INTERNAL":
+          case "UNAVAILABLE":
+          case "DEADLINE_EXCEEDED":
+          case "UNKNOWN":
+            return ErrorKind.SERVER;
+          default:
+            return ErrorKind.UNKNOWN;
+        }
       case MINIMAX: {
         long code = Long.parseLong(m.group(2).length() > 9 ? "999999999" : m.group(2));
         if (code == 0 || code == 1002 || code == 1039) {

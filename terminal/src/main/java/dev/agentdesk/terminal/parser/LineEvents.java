@@ -43,7 +43,8 @@ final class LineEvents {
 
   /** Rules that apply to chrome rows too: mode lines and usage notices live in the bottom area. */
   void anyRow(String text, List<ParsedEvent> out) {
-    if (text.indexOf('›') < 0 && text.indexOf('⏵') < 0 && text.indexOf("used") < 0 && text.indexOf("usage") < 0) {
+    if (text.indexOf('›') < 0 && text.indexOf('⏵') < 0 && text.indexOf("used") < 0 && text.indexOf("usage") < 0
+        && !LineRules.mayBeBareCount(text)) {
       return;
     }
     ParsedEvent.ActiveSubtasks sub = LineRules.modeLine(text);
@@ -118,8 +119,9 @@ final class LineEvents {
         lastIntent = intent;
       }
     }
-    ParsedEvent.AgentSessionConflict conflict = LineRules.sessionConflict(text);
-    if (conflict != null && now - lastConflictAt >= SESSION_CONFLICT_COOLDOWN_MS) {
+    // Source code, a diff hunk or a fenced block quoting the message is the agent showing text.
+    ParsedEvent.AgentSessionConflict conflict = fencedRow ? null : LineRules.sessionConflict(text);
+    if (conflict != null && !LineGuards.isCodeOrDiff(text) && now - lastConflictAt >= SESSION_CONFLICT_COOLDOWN_MS) {
       out.add(conflict);
       lastConflictAt = now;
     }

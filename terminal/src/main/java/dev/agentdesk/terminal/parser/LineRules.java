@@ -17,7 +17,14 @@ final class LineRules {
 
   private static final Pattern INTENT = Pattern.compile("^\\s*(?:[●⏺•◦]\\s*)?intent:\\s+(.+?)\\s*$");
   private static final Pattern INTENT_TITLE = Pattern.compile("^(.*?)\\s*\\(([^()]{1,40})\\)$");
-  private static final Pattern PLAN_FILE = Pattern.compile("((?:~|/)[^\\s'\"`()\\[\\]]*/plans/[^\\s'\"`()\\[\\]/]+\\.md)" + URL_TAIL);
+  /**
+   * A plan file: absolute, home-relative or relative ("plans/x.md", ".claude/plans/x.md"), a path
+   * word of its own (not part of a URL or a longer word), ending at a space, a quote or bracket, or
+   * sentence punctuation. Only plain name characters: a glob ("plans/*.md") or a template
+   * ("plans/${name}.md") names no file.
+   */
+  private static final Pattern PLAN_FILE = Pattern.compile(
+      "(?<![\\w./~:$@+-])((?:~/|/)?(?:[\\w.@+-]+/)*plans/[\\w.@+-]+\\.md)(?=[\\s)\\]>\"'`,;:!?]|\\.(?:\\s|$)|$)");
 
   private static final String APOS = "(?:'|’)";
   private static final Pattern USAGE_LIMIT = Pattern.compile(
@@ -26,7 +33,14 @@ final class LineRules {
       "(?i)" + Lead.MARK + "(?:You" + APOS + "re |You are )?out of (?:extra )?usage\\b(?:.*?·\\s*resets?\\s+(.+?))?\\s*$");
   private static final Pattern SESSION_IN_USE = Pattern.compile("Session ID ([0-9a-fA-F-]{8,}) is already in use\\.?");
   private static final Pattern SESSION_NOT_FOUND = Pattern.compile("No conversation found with session ID:?\\s*([0-9a-fA-F-]{8,})");
-  private static final Pattern MODE_LINE = Pattern.compile("^\\s*(?:››|⏵⏵)\\s*(.*)$");
+  /** A mode line, with Claude Code's newer count-left form: "1 shell · ⏵⏵ bypass permissions on". */
+  private static final Pattern MODE_LINE = Pattern.compile("^\\s*(?:(\\d{1,4}\\s+[A-Za-z][A-Za-z ]*?)\\s*·\\s*)?(?:››|⏵⏵)\\s*(.*)$");
+  /**
+   * The count alone on its row ("  1 shell", "  2 local agents"), as Claude Code draws it when no
+   * mode is shown: only the kinds of sub-task it counts, so "  3 files changed" is not one.
+   */
+  private static final Pattern BARE_COUNT = Pattern.compile(
+      "^\\s*(\\d{1,4})\\s+((?:local |background |remote )?(?:shells?|agents?|tasks?|bash(?:es)?|monitors?))\\s*$");
   private static final Pattern COUNT_SEGMENT = Pattern.compile("^(\\d{1,4})\\s+([A-Za-z][A-Za-z ]*?)\\s*$");
 
   private LineRules() {}
@@ -67,7 +81,7 @@ final class LineRules {
   }
 
   static ParsedEvent.PlanFile planFile(String row) {
-    if (!row.contains("/plans/")) {
+    if (!row.contains("plans/")) {
       return null;
     }
     Matcher m = PLAN_FILE.matcher(row);
@@ -107,6 +121,15 @@ final class LineRules {
     return m.find() ? new ParsedEvent.AgentSessionConflict(m.group(), ConflictKind.NOT_FOUND) : null;
   }
 
+  /** Cheap test for {@link #modeLine}'s bare-count form: a digit first on the row. */
+  static boolean mayBeBareCount(String row) {
+    int i = 0;
+    while (i < row.length() && row.charAt(i) == ' ') {
+      i++;
+    }
+    return i < row.length() && row.charAt(i) >= '0' && row.charAt(i) <= '9';
+  }
+
   /**
    * A mode line's sub-task count: "›› task · 3 local agents" gives (3, "local agents"); a mode
    * line without a count gives count -1 (the caller turns that into 0 after a positive count).
@@ -115,9 +138,11 @@ final class LineRules {
   static ParsedEvent.ActiveSubtasks modeLine(String row) {
     Matcher m = MODE_LINE.matcher(row);
     if (!m.find()) {
-      return null;
+      Matcher bare = BARE_COUNT.matcher(row);
+      return bare.find() ? new ParsedEvent.ActiveSubtasks(Integer.parseInt(bare.group(1)), bare.group(2)) : null;
     }
-    for (String seg : m.group(1).split("·")) {
+    String segments = m.group(1) == null ? m.group(2) : m.group(1) + " · " + m.group(2);
+    for (String seg : segments.split("·")) {
       Matcher c = COUNT_SEGMENT.matcher(seg.strip());
       if (c.find()) {
         return new ParsedEvent.ActiveSubtasks(Integer.parseInt(c.group(1)), c.group(2));

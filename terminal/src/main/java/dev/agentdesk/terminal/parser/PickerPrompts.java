@@ -8,8 +8,14 @@ import java.util.regex.Pattern;
  * {@code ?} line above the footer, else the footer itself.
  */
 final class PickerPrompts {
+  /**
+   * A key-hint footer: the hint opens the row (after box-drawing and bullet glyphs) or follows
+   * another hint's separator ("Esc to cancel · Enter to select"). A hint inside a sentence ("the
+   * footer reads Enter to select"), a grep hit or a quoted string is text about a picker. "Press
+   * Enter to continue" pauses rather than asks, so it is not a picker.
+   */
   private static final Pattern FOOTER = Pattern.compile(
-      "(?i)\\b(?:enter to (?:select|confirm|choose|submit)|press enter to (?:select|confirm|continue)|"
+      "(?i)(?:^[\\s│┃╭╰|>❯›•·]*|[·|•]\\s*|\\s{2,})(?:(?:press )?enter to (?:select|confirm|choose|submit)|press enter to (?:select|confirm)|"
           + "[↑↓]/?[↑↓]? to (?:navigate|select|choose))\\b");
   private static final int BOTTOM_ROWS = 15;
 
@@ -29,7 +35,7 @@ final class PickerPrompts {
     }
     for (int f = n - 1; f >= Math.max(0, n - BOTTOM_ROWS); f--) {
       String row = screen.row(f);
-      if (row.isBlank() || !FOOTER.matcher(row).find()) {
+      if (row.isBlank() || !FOOTER.matcher(row).find() || LineGuards.isDiffOrCodeContext(row, row.strip())) {
         continue;
       }
       for (int r = f - 1; r >= Math.max(0, f - BOTTOM_ROWS); r--) {

@@ -33,6 +33,7 @@ final class Prefilter {
         case 'd' -> bits |= at(row, i, "disconnected") ? ERROR : 0;
         case 'c' -> bits |= at(row, i, "credit") ? ERROR : 0;
         case 'b' -> bits |= at(row, i, "base_resp") ? ERROR : 0;
+        case 'p' -> bits |= at(row, i, "provider") ? ERROR : 0;
         default -> {
           if (c == '4' && at(row, i, "429")) {
             bits |= RATE;

@@ -19,6 +19,8 @@ final class RateLimitRules {
       anchored("claude_usage_limit", "Claude (?:AI )?usage limit reached\\b.*"),
       anchored("claude_limit_reached", "You" + APOS + "ve hit your (?:session |weekly |daily |Opus |Sonnet )?limit\\b.*"),
       anchored("claude_rate_limit", "API Error:?\\s*429\\b.*"),
+      // Claude Code's friendlier form of a server-side throttle ("… (not your usage limit) · Rate limited").
+      anchored("claude_server_limiting", "Server is temporarily limiting requests\\b.*"),
       // Codex CLI / OpenAI
       anchored("codex_usage_limit", "You" + APOS + "ve hit your usage limit\\b.*"),
       anchored("codex_retry_limit", ".*exceeded retry limit, last status: 429\\b.*"),
@@ -27,6 +29,11 @@ final class RateLimitRules {
       unanchored("openai_rate_limit", "Rate limit reached for\\s+\\S+.*"),
       structural("openai_rate_limit_json", "\"code\"\\s*:\\s*\"rate_limit_exceeded\""),
       structural("anthropic_rate_limit_json", "\"type\"\\s*:\\s*\"rate_limit_error\""),
+      // The bare error codes, printed as the message itself ("Error: rate_limit_error - …",
+      // "RateLimitError: …", "RESOURCE_EXHAUSTED: quota exceeded"); in prose or code they are
+      // quoted or follow other words, which the anchor and the guards keep out.
+      anchored("rate_limit_error", "(?:rate_limit_error|rate_limit_exceeded|RateLimitError)\\b.*"),
+      anchored("resource_exhausted", "RESOURCE_EXHAUSTED\\b.*"),
       // Gemini CLI / Google
       anchored("gemini_api_quota", "\\[API Error:.*(?:\\b429\\b|RESOURCE_EXHAUSTED|Resource has been exhausted|Too Many Requests).*"),
       anchored("gemini_daily_quota", "You have reached your daily .*quota limit.*"),
@@ -42,7 +49,9 @@ final class RateLimitRules {
       anchored("rate_limit_exceeded", "(?:Error from provider[^:]*:\\s*(?:\\[rate_limit_exceeded\\]\\s*)?)?"
           + "(?:Rate limit exceeded|Rate limited|Too many requests)\\b.*"),
       // Generic HTTP 429 and Retry-After.
-      unanchored("http_429", "(?:^\\s*|['\"(\\[:]\\s*|HTTP(?:/[\\d.]+)?\\s+|status(?: code)?:?\\s*|Error:?\\s+)429\\b\\s*"
+      // "HTTP 429" counts at the start of a row or as a response status line ("HTTP/1.1 429"): prose
+      // that describes code returning "HTTP 429 Too Many Requests" is not the agent being limited.
+      unanchored("http_429", "(?:^\\s*(?:HTTP\\s+)?|['\"(\\[:]\\s*|HTTP/[\\d.]+\\s+|status(?: code)?:?\\s*|Error:?\\s+)429\\b\\s*"
           + "(?:Too Many Requests)?.*"),
       anchored("retry_after", "(?:<\\s*|>\\s*)?Retry-After:\\s*\\d+.*"),
       structural("retry_after", "['\"]retry-after['\"]\\s*:\\s*['\"]?\\d+"));

@@ -31,6 +31,14 @@ class LineEventsTest {
       "░█        Waiting for claude-sonnet-4¦Waiting for claude-sonnet-4¦null¦null",
       "◓  Building response chains...¦Building response chains...¦null¦null",
       "⠋ Installing dependencies… (12s)¦Installing dependencies¦12s¦null",
+      // Shapes without a time suffix or an "esc to …" hint.
+      "* Compiling the workspace...¦Compiling the workspace¦null¦null",
+      "∴ Pondering…¦Pondering¦null¦null",
+      "◦ Searching (7s)¦Searching¦7s¦null",
+      "Summarising the diff...  (Ctrl+C to interrupt)¦Summarising the diff¦null¦null",
+      "⠙ Indexing the repository¦Indexing the repository¦null¦null",
+      "Tokens: 9.1k sent, 2k cache write, 4k cache hit, 310 received. Cost: $0.02 message.¦aider¦null¦9.1k sent, 2k cache write, 4k cache hit, 310 received",
+      "[Running] cargo build¦cargo build¦null¦null",
   })
   void eachAgentsStatusLine(String line, String task, String time, String tokens) {
     List<ParsedEvent.StatusLine> s = only(ParsedEvent.StatusLine.class, parseLine(Agent.NONE, line));
@@ -42,7 +50,8 @@ class LineEventsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"✻ Sautéed for 1m 25s", "Loading the module… done", "• Ran the tests", "1. Thinking about it"})
+  @ValueSource(strings = {"✻ Sautéed for 1m 25s", "Loading the module… done", "• Ran the tests", "1. Thinking about it",
+      "* and a few more things we could try... later", "* the rest is left as an exercise for the reader, as usual..."})
   void completedSummariesAndProseAreNotStatusLines(String line) {
     assertThat(only(ParsedEvent.StatusLine.class, parseLine(Agent.CLAUDE, line))).isEmpty();
   }
@@ -172,4 +181,86 @@ class LineEventsTest {
     assertThat(parseScreen(Agent.CLAUDE, List.of("I suggest: [ a | b ]"))).noneMatch(ParsedEvent.Suggest.class::isInstance);
     assertThat(parseScreen(Agent.NONE, List.of("suggest: [ a | b ]"))).noneMatch(ParsedEvent.Suggest.class::isInstance);
   }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '¦', value = {
+      "Plan written to plans/billing-rework.md¦plans/billing-rework.md",
+      "  ⎿  Updated .claude/plans/cache-layer.md with 3 additions¦.claude/plans/cache-layer.md",
+      "Saved the plan (see docs/plans/q3-roadmap.md).¦docs/plans/q3-roadmap.md",
+      "Done: ~/work/app/plans/split-modules.md.¦~/work/app/plans/split-modules.md",
+      "Compare `plans/a.md`, plans/b.md for the two options¦plans/a.md",
+  })
+  void relativeAndAbsolutePlanPathsEndAtTheirPunctuation(String line, String path) {
+    assertThat(only(ParsedEvent.PlanFile.class, parseLine(Agent.CLAUDE, line)))
+        .as(line).first().extracting(ParsedEvent.PlanFile::path).isEqualTo(path);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"ls /srv/app/plans/*.md", "cat plans/${FEATURE}.md", "https://example.com/team/plans/x.md",
+      "see myplans/notes.md", "plans/draft.mdx"})
+  void globsTemplatesUrlsAndOtherWordsAreNoPlanFile(String line) {
+    assertThat(only(ParsedEvent.PlanFile.class, parseLine(Agent.CLAUDE, line))).as(line).isEmpty();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "    throw new IllegalStateException(\"Session ID 0f0e0d0c-1111-2222-3333-444455556666 is already in use\");",
+      "-  echo \"No conversation found with session ID: 0f0e0d0c-1111-2222-3333-444455556666\"",
+  })
+  void sessionConflictsQuotedInCodeOrDiffsAreNotConflicts(String line) {
+    assertThat(only(ParsedEvent.AgentSessionConflict.class, parseLine(Agent.CLAUDE, line))).as(line).isEmpty();
+  }
+
+  @Test
+  void aSessionConflictInsideAFenceIsNotAConflictButOneOutsideIs() {
+    String msg = "Error: Session ID 0f0e0d0c-1111-2222-3333-444455556666 is already in use.";
+    assertThat(only(ParsedEvent.AgentSessionConflict.class, parseScreen(Agent.CLAUDE, List.of("```text", msg, "```"))))
+        .isEmpty();
+    assertThat(only(ParsedEvent.AgentSessionConflict.class, parseScreen(Agent.CLAUDE, List.of("some output", msg))))
+        .hasSize(1);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '¦', value = {
+      "3 shells · ⏵⏵ accept edits on (shift+tab to cycle)¦3¦shells",
+      "1 local agent · ›› plan mode on¦1¦local agent",
+      "    2 background tasks¦2¦background tasks",
+  })
+  void subTaskCountsLeftOfTheModeOrAloneOnTheirRow(String line, int count, String type) {
+    assertThat(only(ParsedEvent.ActiveSubtasks.class, parseLine(Agent.CLAUDE, line)))
+        .as(line).containsExactly(new ParsedEvent.ActiveSubtasks(count, type));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"  12 files changed", "  4 tests passed", "2 agents disagreed about the fix"})
+  void otherCountsAreNotSubTasks(String line) {
+    assertThat(only(ParsedEvent.ActiveSubtasks.class, parseLine(Agent.CLAUDE, line))).as(line).isEmpty();
+  }
+
+  @Test
+  void aSlashMenuBelowTheComposerWithWrappedDescriptionsIsTheRunNearestTheCursor() {
+    List<String> rows = List.of("  /stale      an old menu left in the scrollback", "  /older      another stale row", "", "",
+        "──────────", "❯ /", "──────────",
+        "/review                 Review the pending changes against the base branch and report",
+        "                        problems by severity",
+        "/release-notes          Draft release notes",
+        "/ship                   Run the checks and open a pull request", "");
+    ScreenView s = new ScreenView(rows, new java.util.BitSet(), 80, 5, 3, false);
+    OutputParser p = new OutputParser(Agent.CLAUDE, new ManualClock(0));
+    p.onInput("/".getBytes(), 0, 1);
+    assertThat(only(ParsedEvent.SlashMenu.class, p.onScreen(s, ParserFixtures.allRows(s)))).containsExactly(
+        new ParsedEvent.SlashMenu(List.of(new ParsedEvent.SlashMenuItem("/review", false),
+            new ParsedEvent.SlashMenuItem("/release-notes", false), new ParsedEvent.SlashMenuItem("/ship", false))));
+  }
+
+  @Test
+  void aMatchOnASoftWrappedLineKeepsTheSpaceAtTheWrap() {
+    // 19 columns: "Rate limit reached " fills the first row, its space is the last cell.
+    ParsingTerminal t = new ParsingTerminal(Agent.NONE, 19, 6, new ManualClock(0));
+    byte[] out = "Rate limit reached for gpt-4o in org-1.\r\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    List<ParsedEvent.RateLimit> r = only(ParsedEvent.RateLimit.class, t.output(out, 0, out.length));
+    assertThat(r).hasSize(1);
+    assertThat(r.get(0).matchedText()).isEqualTo("Rate limit reached for gpt-4o in org-1.");
+  }
 }
+

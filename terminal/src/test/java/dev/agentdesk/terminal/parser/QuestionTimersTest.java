@@ -157,4 +157,19 @@ class QuestionTimersTest {
     parser.onNotifications(List.of(new OscNotification.HookMarker(Map.of("state", "busy"))));
     assertThat(questions(show("Which one?", "❯ A", "  B", "Enter to select · ↑/↓ to navigate"))).isEmpty();
   }
+
+  @Test
+  void aPressEnterToContinuePauseIsNoQuestion() {
+    assertThat(questions(show("Downloading the toolchain (2 of 3)", "Press Enter to continue with the setup"))).isEmpty();
+    assertThat(questions(after(60_000))).isEmpty();
+  }
+
+  @Test
+  void footerWordsInGrepHitsDiffsAndProseAreNoPicker() {
+    List<ParsedEvent> events = show("web/picker.js:88:    hint.textContent = \"Enter to select · Esc to cancel\";",
+        "+    footer: 'Enter to confirm',", "The dialog says Enter to select when it opens.");
+    assertThat(questions(events)).isEmpty();
+    assertThat(questions(after(60_000))).isEmpty();
+  }
 }
+

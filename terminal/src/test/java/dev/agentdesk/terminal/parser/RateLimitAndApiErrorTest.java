@@ -46,6 +46,11 @@ class RateLimitAndApiErrorTest {
       "none¦http_429¦httpx.HTTPStatusError: Client error '429 Too Many Requests' for url 'https://api.openai.com/v1/chat/completions'¦null",
       "none¦http_429¦HTTP/1.1 429 Too Many Requests¦null",
       "none¦retry_after¦< Retry-After: 30¦30000",
+      // Bare provider codes printed as the message.
+      "claude¦rate_limit_error¦Error: rate_limit_error (slow down and retry)¦null",
+      "aider¦rate_limit_error¦RateLimitError: tokens per minute exceeded¦null",
+      "gemini¦resource_exhausted¦RESOURCE_EXHAUSTED: per-minute quota¦null",
+      "claude¦claude_server_limiting¦  ⎿  API Error: Server is temporarily limiting requests (not your usage limit) · Rate limited¦null",
   })
   void agentAndProviderRateLimitsAreRecognised(String agent, String pattern, String line, Long retryMs) {
     List<ParsedEvent.RateLimit> r = rateLimits(Agent.fromCliName(agent), line);
@@ -72,6 +77,8 @@ class RateLimitAndApiErrorTest {
       "⏺ Bash(grep -rn \"Rate limit exceeded\" src/)",
       "Rate limiting is implemented with a token bucket per user.",
       "We should handle the case where you've hit your usage limit gracefully.",
+      "I added middleware that answers HTTP 429 Too Many Requests once a client exceeds its budget.",
+      "The handler maps RESOURCE_EXHAUSTED to a retry with backoff.",
   })
   void codeDiffsMarkdownAndProseAboutRateLimitsDoNotFire(String line) {
     assertThat(rateLimits(Agent.CLAUDE, line)).as(line).isEmpty();
@@ -106,6 +113,14 @@ class RateLimitAndApiErrorTest {
       "none¦openrouter-api-error¦server¦{\"error\":{\"message\":\"Provider returned error\",\"code\":502,\"metadata\":{\"provider_name\":\"Anthropic\"}}}",
       "none¦minimax-api-error¦auth¦{\"base_resp\":{\"status_code\":1004,\"status_msg\":\"login fail: Please carry the API secret key\"}}",
       "none¦anthropic-server-error¦server¦{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}",
+      "gemini¦gemini-api-error¦server¦API Error: got status: DEADLINE_EXCEEDED. {\"error\":{\"code\":504}}",
+      "gemini¦gemini-api-error¦auth¦✕ API Error: got status: UNAUTHENTICATED.",
+      "aider¦aider-api-error¦server¦The API provider's servers are down or overloaded. Retrying in 0.5 seconds...",
+      "aider¦aider-api-error¦auth¦The API provider is not able to authenticate you. Check your API key.",
+      "copilot¦copilot-auth-error¦auth¦✗ Failed to get copilot token: 403",
+      "codex¦codex-api-error¦auth¦■ stream error: exceeded retry limit, last status: 401 Unauthorized; retrying 5/5 in 2.1s…",
+      "codex¦codex-api-error¦server¦■ stream error: exceeded retry limit, last status: 503 Service Unavailable; retrying 5/5 in 2.1s…",
+      "none¦openrouter-api-error¦server¦{\"error\":{\"code\":503,\"message\":\"No endpoints available\",\"metadata\":{\"provider_name\":\"Google\"}}}",
   })
   void agentAndProviderApiErrorsAreClassified(String agent, String pattern, String kind, String line) {
     List<ParsedEvent.ApiError> e = apiErrors(Agent.fromCliName(agent), line);
