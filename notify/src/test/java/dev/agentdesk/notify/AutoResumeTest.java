@@ -1,0 +1,233 @@
+package dev.agentdesk.notify;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agentdesk.terminal.parser.Agent;
+import dev.agentdesk.terminal.session.Key;
+import dev.agentdesk.terminal.session.PtySession;
+import dev.agentdesk.terminal.session.SessionSpec;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Auto-resume against the Claude stand-in in a real PTY: its first turn stops at a usage-limit
+ * screen whose reset is three seconds ahead (Claude's raw form with epoch seconds, so the test
+ * need not wait for a whole minute). The stand-in logs every line it reads, so "typed once" is
+ * what the program received, not what we meant to send.
+ */
+class AutoResumeTest {
+  static final Path STANDINS = Path.of(System.getProperty("agentdesk.repo.root", ".."))
+      .resolve("agents/src/test/resources/standins");
+
+  @TempDir Path dir;
+  private Notifier notifier;
+  private final List<Notification> browser = new CopyOnWriteArrayList<>();
+  private PtySession pty;
+  private AutoResume resume;
+
+  @BeforeEach
+  void start() {
+    notifier = Notifier.start(Notifier.Options.defaults(), browser::add);
+    notifier.updateSettings(NotifySettings.defaults().withResumeMargin(Duration.ofSeconds(1)));
+  }
+
+  @AfterEach
+  void stop() {
+    if (pty != null) {
+      pty.close();
+    }
+    if (resume != null) {
+      resume.close();
+    }
+    notifier.close();
+  }
+
+  private Path log() {
+    return dir.resolve("input.log");
+  }
+
+  private List<String> received() throws IOException {
+    return Files.exists(log()) ? Files.readAllLines(log()) : List.of();
+  }
+
+  /** Starts the stand-in at its usage limit, watched by auto-resume with {@code enabled}. */
+  private void startAtLimit(Boolean enabled, boolean all) throws Exception {
+    Path bin = Files.createDirectories(dir.resolve("bin"));
+    for (String name : new String[] {"claude", "standin.py"}) {
+      Path p = bin.resolve(name);
+      Files.copy(STANDINS.resolve(name), p);
+      p.toFile().setExecutable(true);
+    }
+    Path home = Files.createDirectories(dir.resolve("home"));
+    Path work = Files.createDirectories(dir.resolve("work"));
+    resume = new AutoResume(all, notifier, id -> {});
+    SessionSpec spec = SessionSpec.of(List.of(bin.resolve("claude").toString(), "Add a retry")).withCwd(work)
+        .withAgent(Agent.CLAUDE).withEnv("HOME", home.toString()).withEnv("STANDIN_SCENARIO", "usage-limit")
+        .withEnv("STANDIN_RESET_SECONDS", "3").withEnv("STANDIN_INPUT_LOG", log().toString());
+    // Auto-resume ignores the states of a session it does not track yet; the current one is replayed below.
+    pty = PtySession.start(spec, List.of(new SessionWatch("t1", "claude", notifier, resume)));
+    resume.track("t1", "claude", "claude", "#/terminals/t1", AutoResume.target(pty), enabled);
+    Await.until("the limit on screen", Duration.ofSeconds(20), () -> pty.screen().text().contains("usage limit reached"),
+        () -> pty.screen().text());
+    resume.observe(SessionView.ofTerminal("t1", "claude", pty.state()));
+  }
+
+  @Test
+  void resumesExactlyOnceAfterTheReset() throws Exception {
+    startAtLimit(true, false);
+    Await.until("a scheduled resume", Duration.ofSeconds(10),
+        () -> resume.plan("t1").map(p -> p.state() == AutoResume.Plan.State.SCHEDULED).orElse(false),
+        () -> resume.plan("t1").toString());
+    AutoResume.Plan p = resume.plan("t1").orElseThrow();
+    assertThat(p.resumeAt()).isEqualTo(p.resetAt().plusSeconds(1));
+    assertThat(p.resetAt()).isAfter(Instant.now().minusSeconds(2)).isBefore(Instant.now().plusSeconds(5));
+
+    Await.until("the stand-in to read 'continue'", Duration.ofSeconds(20), () -> {
+      try {
+        return received().contains("continue");
+      } catch (IOException e) {
+        return false;
+      }
+    }, () -> pty.screen().text());
+    assertThat(Instant.now()).isAfterOrEqualTo(p.resumeAt());
+    // The stand-in runs its next turn; nothing is typed again while the old limit text is gone
+    // or still in the scrollback.
+    Await.until("the resumed turn", Duration.ofSeconds(20), () -> pty.screen().text().contains("Done: continue"),
+        () -> pty.screen().text());
+    Thread.sleep(1500);
+    assertThat(received()).containsExactly("continue");
+    assertThat(resume.plan("t1").orElseThrow().state()).isEqualTo(AutoResume.Plan.State.RESUMED);
+    Await.until("the resume notification", () -> browser.stream().anyMatch(n -> n.event() == EventKind.AUTO_RESUMED));
+    assertThat(browser).filteredOn(n -> n.event() == EventKind.AUTO_RESUMED).singleElement()
+        .satisfies(n -> assertThat(n.title()).isEqualTo("claude resumed after its limit reset"));
+    assertThat(browser).filteredOn(n -> n.event() == EventKind.RATE_LIMIT).hasSize(1);
+  }
+
+  @Test
+  void doesNotResumeWhenTheUserTypedFirst() throws Exception {
+    startAtLimit(true, false);
+    Await.until("a scheduled resume", Duration.ofSeconds(10),
+        () -> resume.plan("t1").map(p -> p.state() == AutoResume.Plan.State.SCHEDULED).orElse(false),
+        () -> resume.plan("t1").toString());
+    Instant resumeAt = resume.plan("t1").orElseThrow().resumeAt();
+    pty.write("wait for me");
+    pty.sendKey(Key.ENTER);
+    Await.until("the cancel", Duration.ofSeconds(10),
+        () -> resume.plan("t1").orElseThrow().state() == AutoResume.Plan.State.CANCELLED, () -> resume.plan("t1").toString());
+    assertThat(resume.plan("t1").orElseThrow().reason()).isEqualTo("you typed into the session");
+    while (Instant.now().isBefore(resumeAt.plusSeconds(2))) {
+      Thread.sleep(100);
+    }
+    assertThat(received()).containsExactly("wait for me");
+  }
+
+  @Test
+  void inputReportedByTheServerCancelsEvenWithoutEnter() throws Exception {
+    startAtLimit(null, true);
+    Await.until("a scheduled resume", Duration.ofSeconds(10),
+        () -> resume.plan("t1").map(p -> p.state() == AutoResume.Plan.State.SCHEDULED).orElse(false),
+        () -> resume.plan("t1").toString());
+    Instant resumeAt = resume.plan("t1").orElseThrow().resumeAt();
+    pty.write("half a thought"); // no Enter: the PTY's turn does not move, the server's report does
+    resume.userInput("t1");
+    while (Instant.now().isBefore(resumeAt.plusSeconds(2))) {
+      Thread.sleep(100);
+    }
+    assertThat(resume.plan("t1").orElseThrow().state()).isEqualTo(AutoResume.Plan.State.CANCELLED);
+    assertThat(received()).isEmpty();
+  }
+
+  @Test
+  void doesNothingWhenAutoResumeIsOff() throws Exception {
+    startAtLimit(null, false);
+    Thread.sleep(6000); // the reset (3 s) plus the margin (1 s) plus slack
+    assertThat(resume.plan("t1")).isEmpty();
+    assertThat(received()).isEmpty();
+    assertThat(pty.screen().text()).contains("usage limit reached");
+    // The limit itself is still notified.
+    assertThat(browser).filteredOn(n -> n.event() == EventKind.RATE_LIMIT).hasSize(1);
+  }
+
+  @Test
+  void turningItOnWhileStoppedAtTheLimitPlansThatLimitAndCancelStopsIt() throws Exception {
+    startAtLimit(null, false);
+    Await.until("the limit in the state", () -> SessionView.ofTerminal("t1", "claude", pty.state()).limited());
+    resume.setEnabled("t1", true);
+    Await.until("a scheduled resume", () -> resume.plan("t1").isPresent());
+    assertThat(resume.cancel("t1")).isTrue();
+    assertThat(resume.plan("t1").orElseThrow().reason()).isEqualTo("cancelled");
+    assertThat(resume.cancel("t1")).isFalse();
+    Thread.sleep(5000);
+    assertThat(received()).isEmpty();
+  }
+
+  /** Beside the real-PTY tests: a screen that moved on by itself (no input) is not typed into. */
+  @Test
+  void aLimitNoLongerOnScreenIsNotResumed() throws Exception {
+    AtomicReference<String> screen = new AtomicReference<>("  ⎿  Claude AI usage limit reached|1750708800");
+    List<String> typed = new CopyOnWriteArrayList<>();
+    AtomicLong now = new AtomicLong(Instant.parse("2025-06-23T19:59:00Z").toEpochMilli());
+    Clock clock = new Clock() {
+      @Override
+      public java.time.ZoneId getZone() {
+        return ZoneOffset.UTC;
+      }
+
+      @Override
+      public Clock withZone(java.time.ZoneId zone) {
+        return this;
+      }
+
+      @Override
+      public Instant instant() {
+        return Instant.ofEpochMilli(now.get());
+      }
+    };
+    try (AutoResume r = new AutoResume(true, () -> NotifySettings.defaults().withResumeMargin(Duration.ZERO), notifier,
+        id -> {}, clock)) {
+      r.track("s", "claude", "claude", "#/terminals/s", new AutoResume.Target() {
+        @Override
+        public long turn() {
+          return 0;
+        }
+
+        @Override
+        public String screenText() {
+          return screen.get();
+        }
+
+        @Override
+        public boolean running() {
+          return true;
+        }
+
+        @Override
+        public void type(String text) {
+          typed.add(text);
+        }
+      }, null);
+      r.observe(new SessionView("s", "#/terminals/s", "claude", "claude", false, null, false,
+          "Claude AI usage limit reached|1750708800", null, List.of(), false, null, 0));
+      Await.until("the plan", () -> r.plan("s").isPresent());
+      screen.set("⏺ Working on it (the agent went on by itself)");
+      now.set(Instant.parse("2025-06-23T20:00:01Z").toEpochMilli());
+      Await.until("the decision", () -> r.plan("s").orElseThrow().state() != AutoResume.Plan.State.SCHEDULED);
+      assertThat(r.plan("s").orElseThrow().state()).isEqualTo(AutoResume.Plan.State.SKIPPED);
+      assertThat(r.plan("s").orElseThrow().reason()).isEqualTo("the limit is no longer on screen");
+      assertThat(typed).isEmpty();
+    }
+  }
+}
