@@ -159,14 +159,25 @@ public final class AutoResume implements AutoCloseable {
     worker.scheduleWithFixedDelay(this::tick, TICK_MS, TICK_MS, TimeUnit.MILLISECONDS);
   }
 
-  /** Makes a session known; {@code enabled} null follows {@code serve --auto-resume}. */
+  /**
+   * Makes a session known (again, after its process restarted); {@code enabled} null follows
+   * {@code serve --auto-resume} or keeps the switch it had. Returns once it is tracked; never call
+   * it from a PTY reader thread.
+   */
   public void track(String session, String name, String agent, String page, Target target, Boolean enabled) {
-    run(() -> {
+    await(() -> {
       Entry e = new Entry(name, agent, page, target);
       e.enabled = enabled;
       Entry old = sessions.put(session, e);
-      if (old != null && old.enabled != null && enabled == null) {
-        e.enabled = old.enabled; // a resumed agent keeps its switch
+      if (old != null) {
+        // A restarted process (an agent resumed) keeps its switch and its history: a limit it
+        // already had is not planned a second time when the new process shows it again.
+        if (enabled == null) {
+          e.enabled = old.enabled;
+        }
+        e.handledLimits.addAll(old.handledLimits);
+        e.plan = old.plan != null && old.plan.state() == Plan.State.SCHEDULED
+            ? old.plan.decided(Plan.State.CANCELLED, "the session restarted", clock.instant()) : old.plan;
       }
     });
   }

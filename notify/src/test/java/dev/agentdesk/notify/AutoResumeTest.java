@@ -85,12 +85,22 @@ class AutoResumeTest {
     resume.observe(SessionView.ofTerminal("t1", "claude", pty.state()));
   }
 
-  @Test
-  void resumesExactlyOnceAfterTheReset() throws Exception {
-    startAtLimit(true, false);
+  private void awaitScheduled() throws InterruptedException {
     Await.until("a scheduled resume", Duration.ofSeconds(10),
         () -> resume.plan("t1").map(p -> p.state() == AutoResume.Plan.State.SCHEDULED).orElse(false),
         () -> resume.plan("t1").toString());
+  }
+
+  private void awaitPast(Instant resumeAt) throws InterruptedException {
+    while (Instant.now().isBefore(resumeAt.plusSeconds(2))) {
+      Thread.sleep(100);
+    }
+  }
+
+  @Test
+  void resumesExactlyOnceAfterTheReset() throws Exception {
+    startAtLimit(true, false);
+    awaitScheduled();
     AutoResume.Plan p = resume.plan("t1").orElseThrow();
     assertThat(p.resumeAt()).isEqualTo(p.resetAt().plusSeconds(1));
     assertThat(p.resetAt()).isAfter(Instant.now().minusSeconds(2)).isBefore(Instant.now().plusSeconds(5));
@@ -119,33 +129,25 @@ class AutoResumeTest {
   @Test
   void doesNotResumeWhenTheUserTypedFirst() throws Exception {
     startAtLimit(true, false);
-    Await.until("a scheduled resume", Duration.ofSeconds(10),
-        () -> resume.plan("t1").map(p -> p.state() == AutoResume.Plan.State.SCHEDULED).orElse(false),
-        () -> resume.plan("t1").toString());
+    awaitScheduled();
     Instant resumeAt = resume.plan("t1").orElseThrow().resumeAt();
     pty.write("wait for me");
     pty.sendKey(Key.ENTER);
     Await.until("the cancel", Duration.ofSeconds(10),
         () -> resume.plan("t1").orElseThrow().state() == AutoResume.Plan.State.CANCELLED, () -> resume.plan("t1").toString());
     assertThat(resume.plan("t1").orElseThrow().reason()).isEqualTo("you typed into the session");
-    while (Instant.now().isBefore(resumeAt.plusSeconds(2))) {
-      Thread.sleep(100);
-    }
+    awaitPast(resumeAt);
     assertThat(received()).containsExactly("wait for me");
   }
 
   @Test
   void inputReportedByTheServerCancelsEvenWithoutEnter() throws Exception {
     startAtLimit(null, true);
-    Await.until("a scheduled resume", Duration.ofSeconds(10),
-        () -> resume.plan("t1").map(p -> p.state() == AutoResume.Plan.State.SCHEDULED).orElse(false),
-        () -> resume.plan("t1").toString());
+    awaitScheduled();
     Instant resumeAt = resume.plan("t1").orElseThrow().resumeAt();
     pty.write("half a thought"); // no Enter: the PTY's turn does not move, the server's report does
     resume.userInput("t1");
-    while (Instant.now().isBefore(resumeAt.plusSeconds(2))) {
-      Thread.sleep(100);
-    }
+    awaitPast(resumeAt);
     assertThat(resume.plan("t1").orElseThrow().state()).isEqualTo(AutoResume.Plan.State.CANCELLED);
     assertThat(received()).isEmpty();
   }

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
+import dev.agentdesk.testkit.HttpReceiver;
 import org.junit.jupiter.api.Test;
 
 /** Webhooks against a real loopback HTTP receiver: each format's body, retries, drops and the bound. */
@@ -21,6 +22,14 @@ class WebhookDeliveryTest {
   private static SessionView idle(String session, long turn) {
     return new SessionView(session, "#/agents/" + session, "claude · ui", "claude", false, null, false, null, null,
         List.of(), false, null, turn);
+  }
+
+  private static JsonNode json(HttpReceiver.Request r) {
+    try {
+      return new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.body());
+    } catch (java.io.IOException e) {
+      throw new AssertionError("not JSON: " + r.body(), e);
+    }
   }
 
   private static Notifier notifier(List<Webhook> hooks, int attempts) {
@@ -40,14 +49,14 @@ class WebhookDeliveryTest {
 
   @Test
   void jsonBodyCarriesTheSevenFields() throws Exception {
-    try (Receiver r = new Receiver();
+    try (HttpReceiver r = new HttpReceiver();
         Notifier n = notifier(List.of(Webhook.parse(r.url("/hook"), WebhookFormat.JSON)), 4)) {
       n.observe(question("ab12", 0));
-      Receiver.Request req = r.await(1);
+      HttpReceiver.Request req = r.await(1);
       assertThat(req.method()).isEqualTo("POST");
       assertThat(req.path()).isEqualTo("/hook");
       assertThat(req.contentType()).isEqualTo("application/json");
-      JsonNode b = req.json();
+      JsonNode b = json(req);
       assertThat(b.path("event").asText()).isEqualTo("awaiting_input");
       assertThat(b.path("session").asText()).isEqualTo("ab12");
       assertThat(b.path("agent").asText()).isEqualTo("claude");
@@ -62,12 +71,12 @@ class WebhookDeliveryTest {
 
   @Test
   void ntfyPostsToTheServerRootWithTheTopicInTheBody() throws Exception {
-    try (Receiver r = new Receiver();
+    try (HttpReceiver r = new HttpReceiver();
         Notifier n = notifier(List.of(Webhook.parse(r.url("/agentdesk-alerts"), WebhookFormat.NTFY)), 4)) {
       n.observe(question("ab12", 0));
-      Receiver.Request req = r.await(1);
+      HttpReceiver.Request req = r.await(1);
       assertThat(req.path()).isEqualTo("/");
-      JsonNode b = req.json();
+      JsonNode b = json(req);
       assertThat(b.path("topic").asText()).isEqualTo("agentdesk-alerts");
       assertThat(b.path("title").asText()).isEqualTo("claude · ui needs you");
       assertThat(b.path("message").asText()).isEqualTo("Which database should I use?");
@@ -79,11 +88,11 @@ class WebhookDeliveryTest {
 
   @Test
   void slackGetsMrkdwnTextWithALink() throws Exception {
-    try (Receiver r = new Receiver();
+    try (HttpReceiver r = new HttpReceiver();
         Notifier n = notifier(List.of(Webhook.parse(r.url("/services/T0/B0/x"), WebhookFormat.SLACK)), 4)) {
       n.observe(new SessionView("ab12", "#/agents/ab12", "claude · <ui>", "claude", true, "Use A & B?", false, null,
           null, List.of(), false, null, 0));
-      JsonNode b = r.await(1).json();
+      JsonNode b = json(r.await(1));
       assertThat(b.path("text").asText()).isEqualTo(
           "*claude · &lt;ui&gt; needs you*\nUse A &amp; B?\n<http://127.0.0.1:7420/#/agents/ab12|Open in agentdesk>");
     }
@@ -91,10 +100,10 @@ class WebhookDeliveryTest {
 
   @Test
   void discordGetsContentAndOneEmbed() throws Exception {
-    try (Receiver r = new Receiver();
+    try (HttpReceiver r = new HttpReceiver();
         Notifier n = notifier(List.of(Webhook.parse(r.url("/api/webhooks/1/abc"), WebhookFormat.DISCORD)), 4)) {
       n.observe(question("ab12", 0));
-      JsonNode b = r.await(1).json();
+      JsonNode b = json(r.await(1));
       assertThat(b.path("username").asText()).isEqualTo("agentdesk");
       assertThat(b.path("content").asText()).isEqualTo("claude · ui needs you");
       JsonNode e = b.path("embeds").get(0);
@@ -107,7 +116,7 @@ class WebhookDeliveryTest {
 
   @Test
   void aFailingWebhookIsRetriedWithBackoffAndCounted() throws Exception {
-    try (Receiver r = new Receiver();
+    try (HttpReceiver r = new HttpReceiver();
         Notifier n = notifier(List.of(Webhook.parse(r.url("/hook"), WebhookFormat.JSON)), 4)) {
       AtomicInteger calls = new AtomicInteger();
       r.status = () -> calls.incrementAndGet() <= 2 ? 503 : 200;
@@ -125,7 +134,7 @@ class WebhookDeliveryTest {
 
   @Test
   void aWebhookThatKeepsFailingIsDroppedAfterTheLastTry() throws Exception {
-    try (Receiver r = new Receiver();
+    try (HttpReceiver r = new HttpReceiver();
         Notifier n = notifier(List.of(Webhook.parse(r.url("/hook"), WebhookFormat.JSON)), 3)) {
       r.status = () -> 500;
       n.observe(question("ab12", 0));
@@ -139,7 +148,7 @@ class WebhookDeliveryTest {
 
   @Test
   void aClientErrorIsNotRetried() throws Exception {
-    try (Receiver r = new Receiver();
+    try (HttpReceiver r = new HttpReceiver();
         Notifier n = notifier(List.of(Webhook.parse(r.url("/hook"), WebhookFormat.JSON)), 4)) {
       r.status = () -> 404;
       n.observe(question("ab12", 0));
@@ -151,7 +160,7 @@ class WebhookDeliveryTest {
 
   @Test
   void observingNeverWaitsForAHungWebhookAndTheQueueIsBounded() throws Exception {
-    try (Receiver r = new Receiver();
+    try (HttpReceiver r = new HttpReceiver();
         Notifier n = webhooksOnly(Notifier.start(Notifier.Options.defaults().withQueueCapacity(2)
             .withRetries(1, Duration.ZERO).withWebhooks(List.of(Webhook.parse(r.url("/hook"), WebhookFormat.JSON))),
             x -> {}))) {
@@ -176,7 +185,7 @@ class WebhookDeliveryTest {
   @Test
   void onlyRoutedEventsReachTheWebhook() throws Exception {
     List<Notification> browser = new CopyOnWriteArrayList<>();
-    try (Receiver r = new Receiver();
+    try (HttpReceiver r = new HttpReceiver();
         Notifier n = Notifier.start(Notifier.Options.defaults()
             .withWebhooks(List.of(Webhook.parse(r.url("/hook"), WebhookFormat.JSON))), browser::add)) {
       n.updateSettings(n.settings().withRoute(EventKind.AWAITING_INPUT, java.util.Set.of(Channel.BROWSER)));
@@ -184,7 +193,7 @@ class WebhookDeliveryTest {
       Await.until("the browser notification", () -> browser.size() == 1);
       n.observe(new SessionView("ab12", "#/agents/ab12", "claude · ui", "claude", false, null, false, null, null,
           List.of("https://github.com/o/r/pull/7"), false, null, 1));
-      assertThat(r.await(1).json().path("event").asText()).isEqualTo("pr_opened");
+      assertThat(json(r.await(1)).path("event").asText()).isEqualTo("pr_opened");
       Thread.sleep(200);
       assertThat(r.requests).hasSize(1);
     }

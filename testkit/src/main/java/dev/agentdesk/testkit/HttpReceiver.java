@@ -1,7 +1,5 @@
-package dev.agentdesk.notify;
+package dev.agentdesk.testkit;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -17,26 +15,20 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
 
 /**
- * A real HTTP server on a loopback port that records every request and answers with the status
- * {@link #status} gives (or holds the answer until {@link #release} while {@link #hold} is set).
+ * A real HTTP server on a loopback port (the JDK's) that records every request and answers with
+ * the status {@link #status} gives; while {@link #hold} is set, each answer waits for it to count
+ * down. For webhook tests: the receiving end of a real POST.
  */
-final class Receiver implements AutoCloseable {
-  record Request(String method, String path, String contentType, String body) {
-    JsonNode json() {
-      try {
-        return new ObjectMapper().readTree(body);
-      } catch (IOException e) {
-        throw new AssertionError("not JSON: " + body, e);
-      }
-    }
-  }
+public final class HttpReceiver implements AutoCloseable {
+  /** One request as it arrived. */
+  public record Request(String method, String path, String contentType, String body) {}
 
-  final List<Request> requests = new CopyOnWriteArrayList<>();
-  volatile IntSupplier status = () -> 200;
-  volatile CountDownLatch hold;
+  public final List<Request> requests = new CopyOnWriteArrayList<>();
+  public volatile IntSupplier status = () -> 200;
+  public volatile CountDownLatch hold;
   private final HttpServer server;
 
-  Receiver() {
+  public HttpReceiver() {
     try {
       server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     } catch (IOException e) {
@@ -64,11 +56,13 @@ final class Receiver implements AutoCloseable {
     server.start();
   }
 
-  String url(String path) {
+  /** {@code http://127.0.0.1:PORT/path}. */
+  public String url(String path) {
     return "http://127.0.0.1:" + server.getAddress().getPort() + path;
   }
 
-  Request await(int count) throws InterruptedException {
+  /** Waits (20 s at most) for the {@code count}th request and returns it. */
+  public Request await(int count) throws InterruptedException {
     long end = System.nanoTime() + Duration.ofSeconds(20).toNanos();
     while (requests.size() < count) {
       if (System.nanoTime() > end) {
