@@ -64,6 +64,19 @@ public final class Browser implements AutoCloseable {
     return new WebDriverWait(driver, Duration.ofSeconds(seconds)).until(ExpectedConditions.visibilityOfElementLocated(by));
   }
 
+  /**
+   * Clicks the element {@code by} finds, finding it again when the page re-rendered it between
+   * the find and the click (live pages redraw on every server event).
+   */
+  public void click(By by) {
+    new WebDriverWait(driver, Duration.ofSeconds(10))
+        .ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+        .until(d -> {
+          d.findElement(by).click();
+          return true;
+        });
+  }
+
   public void awaitText(By by, String text, int seconds) {
     new WebDriverWait(driver, Duration.ofSeconds(seconds)).until(ExpectedConditions.textToBePresentInElementLocated(by, text));
   }

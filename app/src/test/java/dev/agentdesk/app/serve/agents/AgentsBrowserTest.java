@@ -71,10 +71,10 @@ class AgentsBrowserTest {
       b.open(s.page("#/agents"));
       b.await(By.cssSelector("#agents tbody tr"));
       assertThat(b.driver.findElement(By.id("agents")).getText()).contains("claude · ui", "agentdesk/ui");
-      b.driver.findElement(By.cssSelector("#agents tbody tr a")).click();
+      b.click(By.cssSelector("#agents tbody tr a"));
       b.await(By.id("agent-discard"));
       ((JavascriptExecutor) b.driver).executeScript("window.confirm = () => true;");
-      b.driver.findElement(By.id("agent-discard")).click();
+      b.click(By.id("agent-discard"));
       b.await(By.id("agents-empty"), 15);
       assertThat(Path.of(agent.path("worktree").asText())).doesNotExist();
     }
