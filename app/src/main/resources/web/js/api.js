@@ -46,6 +46,7 @@ export async function api(method, path, body) {
 export const get = (p) => api('GET', p);
 export const post = (p, b) => api('POST', p, b === undefined ? {} : b);
 export const del = (p) => api('DELETE', p);
+export const put = (p, b) => api('PUT', p, b === undefined ? {} : b);
 
 export function wsUrl(path) {
   const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';

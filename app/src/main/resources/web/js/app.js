@@ -9,6 +9,7 @@ import { usagePage } from './pages/usage.js';
 import { sandboxesPage, sandboxPage } from './pages/sandboxes.js';
 import { initImportStatus } from './pages/import-status.js';
 import { initNotifications } from './notify.js';
+import { settingsPage } from './pages/settings.js';
 
 const view = document.getElementById('view');
 let cleanup = null;
@@ -24,6 +25,7 @@ const routes = [
   [/^#\/usage(?:\?(.*))?$/, 'usage', (m) => usagePage(view, new URLSearchParams(m[1] || ''), health)],
   [/^#\/sandboxes\/([\w-]+)$/, 'sandboxes', (m) => sandboxPage(view, m[1], health)],
   [/^#\/sandboxes$/, 'sandboxes', () => sandboxesPage(view, health)],
+  [/^#\/settings$/, 'settings', () => settingsPage(view, health)],
 ];
 
 async function route() {

@@ -6,6 +6,7 @@ import { h, put, clear, notice, fmtTime, fmtNumber } from '../dom.js';
 import * as events from '../events.js';
 import { TerminalView, attachTerminal } from './terminal-view.js';
 import { renderEntry } from './history.js';
+import { autoResumeCard } from './auto-resume.js';
 
 const AGENTS = ['claude', 'codex', 'gemini', 'aider', 'opencode', 'copilot', 'command'];
 
@@ -198,10 +199,11 @@ export async function agentPage(view, id, health) {
     } catch (e) { put(transcript, h('p.muted', e.message)); }
   };
 
+  const resumeCard = autoResumeCard(id);
   view.append(head,
       h('div.agent-layout',
           h('div.agent-main', termBox, h('h2', 'Transcript'), transcript),
-          h('div.side', state, actions, meta, h('div.card', h('h3', 'Changes'), diff))));
+          h('div.side', state, resumeCard.el, actions, meta, h('div.card', h('h3', 'Changes'), diff))));
   renderMeta(); renderState(); renderActions();
   screen.open();
   function connectTerminal() {
@@ -217,7 +219,7 @@ export async function agentPage(view, id, health) {
     const grew = ev.agent.transcript_bytes_read !== a.transcript_bytes_read;
     a = ev.agent;
     renderMeta(); renderState(); renderActions();
-    if (newTerminal) connectTerminal();
+    if (newTerminal) { connectTerminal(); resumeCard.reload(); }
     if (grew) loadTranscript();
   });
   const offRemoved = events.on('agent-removed', (ev) => { if (ev.agent_id === id) location.hash = '#/agents'; });
@@ -226,7 +228,7 @@ export async function agentPage(view, id, health) {
   // poll only covers events lost while the socket reconnects.
   const poll = setInterval(() => { loadTranscript(); }, 3000);
   const diffPoll = setInterval(loadDiff, 3000);
-  return () => { offAgent(); offRemoved(); clearInterval(poll); clearInterval(diffPoll); if (term) term.close(); screen.dispose(); };
+  return () => { offAgent(); offRemoved(); clearInterval(poll); clearInterval(diffPoll); if (term) term.close(); screen.dispose(); resumeCard.dispose(); };
 }
 
 /** The unified diff, one line per row, coloured by its first character. */

@@ -4,6 +4,7 @@ import { h, clear, put, notice } from '../dom.js';
 import * as events from '../events.js';
 import { stateBadges, updateCountdowns, choiceButtons, prLinks } from './badges.js';
 import { TerminalView, attachTerminal } from './terminal-view.js';
+import { autoResumeCard } from './auto-resume.js';
 
 const AGENTS = ['', 'claude', 'codex', 'aider', 'gemini', 'copilot', 'opencode', 'goose', 'none'];
 
@@ -125,12 +126,14 @@ export async function terminalPage(view, id, health) {
         t.capture && t.capture.bytes > 0 ? h('a', { href: '/api/terminals/' + id + '/capture.tcap', download: id + '.tcap' }, 'Download .tcap') : null);
   };
 
+  const resumeCard = autoResumeCard(id);
   view.append(
       h('div.page-head', h('h1', t.title), h('a', { href: '#/terminals' }, '← All terminals')),
       h('div.term-layout',
           h('div', screen.el, status),
           h('div.side',
               h('div.card', h('h3', 'State'), badges, h('div', { style: 'height:8px' }), choices, links),
+              resumeCard.el,
               h('div.card', h('h3', 'Terminal'),
                   h('div.small.muted', t.argv.join(' ')),
                   h('div.small.muted', t.cwd || ''),
@@ -156,7 +159,7 @@ export async function terminalPage(view, id, health) {
     },
   });
   const tick = setInterval(() => updateCountdowns(badges), 1000);
-  return () => { conn.close(); clearInterval(tick); screen.dispose(); };
+  return () => { conn.close(); clearInterval(tick); screen.dispose(); resumeCard.dispose(); };
 }
 
 function summarize(ev) {

@@ -167,6 +167,10 @@ public final class AgentCommand implements Runnable {
     @Option(names = "--command", paramLabel = "PATH", description = "Run this executable instead of the agent's CLI on PATH.")
     String command;
 
+    @Option(names = "--auto-resume",
+        description = "Type 'continue' by itself once a rate or usage limit resets (once per limit; never after you typed).")
+    boolean autoResume;
+
     @Parameters(paramLabel = "ARG", description = "Extra arguments for the agent CLI (after --).")
     List<String> args = List.of();
 
@@ -193,6 +197,9 @@ public final class AgentCommand implements Runnable {
       }
       if (!args.isEmpty()) {
         body.set("args", JSON.valueToTree(args));
+      }
+      if (autoResume) {
+        body.put("auto_resume", true);
       }
       return answer(c.post("/api/agents", JSON.writeValueAsString(body)));
     }

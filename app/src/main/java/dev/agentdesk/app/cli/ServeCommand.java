@@ -69,6 +69,21 @@ public final class ServeCommand implements Callable<Integer> {
   @Option(names = "--no-import", description = "Do not import or tail the history folders.")
   boolean noImport;
 
+  @Option(names = "--webhook", paramLabel = "URL",
+      description = "POST a JSON notification to URL when a session needs you, hits a limit, fails, opens a PR, … "
+          + "(repeatable; which events go where: $XDG_CONFIG_HOME/agentdesk/notifications.json or the dashboard).")
+  java.util.List<String> webhooks = new java.util.ArrayList<>();
+
+  @Option(names = "--webhook-format", paramLabel = "FORMAT", defaultValue = "json",
+      description = "Body of every --webhook: json ({event, session, agent, title, text, url, at}), ntfy (URL is the"
+          + " topic URL), slack or discord. Default: ${DEFAULT-VALUE}.")
+  String webhookFormat;
+
+  @Option(names = "--auto-resume",
+      description = "Every session types 'continue' by itself once a rate or usage limit resets (unless turned off"
+          + " for it). Default: off; turn it on per session with 'agent start --auto-resume' or the dashboard.")
+  boolean autoResume;
+
   /** What happened to the token file at start (made, replaced), for the banner. */
   private Optional<String> tokenNote = Optional.empty();
 
@@ -120,6 +135,12 @@ public final class ServeCommand implements Callable<Integer> {
       out.println("  history folders:  not imported (--no-import)");
     }
     dataNote.ifPresent(n -> out.println("  data folder:      " + n));
+    ServeConfig.Notifications nc = config.notifications();
+    out.println("  notifications:    browser" + (nc.desktopBus() != null ? ", desktop" : "")
+        + (nc.webhooks().isEmpty() ? "" : ", " + nc.webhooks().size() + " webhook" + (nc.webhooks().size() == 1 ? "" : "s")
+            + " (" + nc.webhooks().get(0).format().code() + ")")
+        + "; auto-resume " + (nc.autoResumeAll() ? "on for every session" : "per session") + "; settings "
+        + nc.settingsFile());
     out.println("  stop with Ctrl-C (SIGINT) or SIGTERM");
     out.flush();
     try {
@@ -146,9 +167,22 @@ public final class ServeCommand implements Callable<Integer> {
       database = new ServeConfig.Database.SqliteFile(file.toAbsolutePath());
     }
     ServeConfig.Access access = access(env, home);
+    ServeConfig.Notifications notifications;
+    try {
+      dev.agentdesk.notify.WebhookFormat format = dev.agentdesk.notify.WebhookFormat.named(webhookFormat);
+      java.util.List<dev.agentdesk.notify.Webhook> hooks = new java.util.ArrayList<>();
+      for (String w : webhooks) {
+        hooks.add(dev.agentdesk.notify.Webhook.parse(w, format));
+      }
+      String bus = env.get("DBUS_SESSION_BUS_ADDRESS");
+      notifications = new ServeConfig.Notifications(hooks, bus == null || bus.isBlank() ? null : bus,
+          dev.agentdesk.notify.NotifySettings.defaultFile(env, home), autoResume);
+    } catch (dev.agentdesk.notify.NotifyException e) {
+      throw new UserError(e.getMessage() + " (--webhook, --webhook-format)", e);
+    }
     try {
       return new ServeConfig(bind, port, access, database,
-          folders.roots(env, false), !noImport, DataDirs.dataDir(env, home));
+          folders.roots(env, false), !noImport, DataDirs.dataDir(env, home), notifications);
     } catch (IllegalArgumentException e) {
       throw new UserError(e.getMessage());
     }

@@ -2,6 +2,7 @@ package dev.agentdesk.app.serve;
 
 import dev.agentdesk.app.serve.agents.AgentsArea;
 import dev.agentdesk.app.serve.history.HistoryArea;
+import dev.agentdesk.app.serve.notifications.NotificationsArea;
 import dev.agentdesk.app.serve.sandboxes.SandboxesArea;
 import dev.agentdesk.app.serve.terminals.TerminalsArea;
 import java.util.ArrayList;
@@ -26,15 +27,20 @@ public final class Serve {
     EventHub events = new EventHub();
     List<ApiArea> areas = new ArrayList<>();
     Map<String, Boolean> features = new LinkedHashMap<>();
-    areas.add(new HealthArea(config, () -> features));
+    NotificationsArea[] notifications = {null};
+    areas.add(new HealthArea(config, () -> features,
+        () -> notifications[0] == null ? null : notifications[0].statsJson()));
     try {
+      notifications[0] = new NotificationsArea(config.notifications(), events);
+      areas.add(notifications[0]);
+      features.put("notifications", true);
       HistoryArea history = new HistoryArea(config, events);
       areas.add(history);
       features.put("history", true);
-      TerminalsArea terminals = new TerminalsArea(events, config.dataDir());
+      TerminalsArea terminals = new TerminalsArea(events, config.dataDir(), notifications[0]);
       areas.add(terminals);
       features.put("terminals", true);
-      areas.add(new AgentsArea(config.dataDir(), agentEnv, events, terminals, history::costUsd));
+      areas.add(new AgentsArea(config.dataDir(), agentEnv, events, terminals, history::costUsd, notifications[0]));
       features.put("agents", true);
       areas.add(new SandboxesArea(events));
       features.put("sandboxes", true);
@@ -46,6 +52,17 @@ public final class Serve {
       throw e;
     }
     // From here the server owns the areas and closes them if it cannot start.
-    return AgentdeskServer.start(config, events, areas);
+    AgentdeskServer server = AgentdeskServer.start(config, events, areas);
+    notifications[0].baseUrl(dashboardUrl(config.bind(), server.port()));
+    return server;
+  }
+
+  /** The dashboard's address without the token (a browser signed in before has its cookie). */
+  public static String dashboardUrl(String bind, int port) {
+    String host = bind.contains(":") ? "[" + bind + "]" : bind;
+    if ("0.0.0.0".equals(bind) || "::".equals(bind)) {
+      host = "127.0.0.1";
+    }
+    return "http://" + host + ":" + port + "/";
   }
 }

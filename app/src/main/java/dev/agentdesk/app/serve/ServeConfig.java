@@ -20,6 +20,7 @@ import java.util.Optional;
  *     does not exist yet is picked up once it does)
  * @param importHistory whether to import and tail the folders at start
  * @param dataDir the folder for the server's own files (captures, …)
+ * @param notifications webhooks, desktop bus, settings file and auto-resume ({@code --webhook}, …)
  */
 public record ServeConfig(
     String bind,
@@ -28,7 +29,8 @@ public record ServeConfig(
     Database database,
     List<Importer.Root> historyRoots,
     boolean importHistory,
-    Path dataDir) {
+    Path dataDir,
+    Notifications notifications) {
 
   /** A server that imports one Claude Code and one Codex folder (tests and embedding). */
   public ServeConfig(String bind, int port, Access access, Database database, Path claudeProjects, Path codexSessions,
@@ -39,6 +41,26 @@ public record ServeConfig(
 
   public static final int DEFAULT_PORT = 7420;
   public static final String DEFAULT_BIND = "127.0.0.1";
+
+  /**
+   * Where notifications go and whether agents resume by themselves.
+   *
+   * @param webhooks every {@code --webhook}, shaped by {@code --webhook-format}
+   * @param desktopBus the desktop's session bus address, or null (no desktop notifications)
+   * @param settingsFile the notification settings file, or null to keep settings in memory (tests)
+   * @param autoResumeAll {@code --auto-resume}: every session resumes after a limit unless turned off
+   */
+  public record Notifications(java.util.List<dev.agentdesk.notify.Webhook> webhooks, String desktopBus,
+      Path settingsFile, boolean autoResumeAll) {
+    public Notifications {
+      webhooks = java.util.List.copyOf(webhooks);
+    }
+
+    /** No webhooks, no desktop, settings in memory, auto-resume per session only. */
+    public static Notifications none() {
+      return new Notifications(java.util.List.of(), null, null, false);
+    }
+  }
 
   /** Who may use the server. */
   public sealed interface Access {
@@ -99,7 +121,18 @@ public record ServeConfig(
     }
   }
 
+  /** A server with {@link Notifications#none()}. */
+  public ServeConfig(String bind, int port, Access access, Database database, List<Importer.Root> historyRoots,
+      boolean importHistory, Path dataDir) {
+    this(bind, port, access, database, historyRoots, importHistory, dataDir, Notifications.none());
+  }
+
+  public ServeConfig withNotifications(Notifications n) {
+    return new ServeConfig(bind, port, access, database, historyRoots, importHistory, dataDir, n);
+  }
+
   public ServeConfig {
+    Objects.requireNonNull(notifications, "notifications");
     Objects.requireNonNull(bind, "bind");
     Objects.requireNonNull(access, "access");
     Objects.requireNonNull(database, "database");

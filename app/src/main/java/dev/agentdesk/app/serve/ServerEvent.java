@@ -20,7 +20,9 @@ import java.util.List;
     @JsonSubTypes.Type(ServerEvent.TerminalRemoved.class),
     @JsonSubTypes.Type(ServerEvent.SandboxesChanged.class),
     @JsonSubTypes.Type(ServerEvent.AgentChanged.class),
-    @JsonSubTypes.Type(ServerEvent.AgentRemoved.class)
+    @JsonSubTypes.Type(ServerEvent.AgentRemoved.class),
+    @JsonSubTypes.Type(ServerEvent.Notify.class),
+    @JsonSubTypes.Type(ServerEvent.AutoResumeChanged.class)
 })
 public sealed interface ServerEvent {
 
@@ -59,4 +61,16 @@ public sealed interface ServerEvent {
   /** An agent session was forgotten or discarded. */
   @JsonTypeName("agent-removed")
   record AgentRemoved(String agent_id) implements ServerEvent {}
+
+  /**
+   * A notification routed to the browser: the dashboard shows it with the Notification API (and
+   * a toast when the tab is visible). {@code page} is the session's dashboard route.
+   */
+  @JsonTypeName("notification")
+  record Notify(String event, String session, String agent, String title, String text, String url, String at,
+      String page) implements ServerEvent {}
+
+  /** A session's auto-resume switch or plan changed (scheduled, resumed, cancelled, skipped). */
+  @JsonTypeName("auto-resume")
+  record AutoResumeChanged(String session, Object auto_resume) implements ServerEvent {}
 }

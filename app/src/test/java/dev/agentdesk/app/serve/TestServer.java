@@ -77,10 +77,16 @@ public final class TestServer implements AutoCloseable {
    * and worktrees under {@code dir/data}.
    */
   public static TestServer withAgents(Path dir, java.util.Map<String, String> env) {
+    return withAgents(dir, env, ServeConfig.Notifications.none());
+  }
+
+  /** Like {@link #withAgents(Path, java.util.Map)}, with webhooks, a desktop bus, a settings file, auto-resume. */
+  public static TestServer withAgents(Path dir, java.util.Map<String, String> env, ServeConfig.Notifications n) {
     Path home = Path.of(env.get("HOME"));
     ServeConfig config = new ServeConfig("127.0.0.1", 0, newToken(),
         new ServeConfig.Database.SqliteFile(dir.resolve("db").resolve("history.db")),
-        home.resolve(".claude/projects"), home.resolve(".codex/sessions"), true, dir.resolve("data"));
+        home.resolve(".claude/projects"), home.resolve(".codex/sessions"), true, dir.resolve("data"))
+        .withNotifications(n);
     return new TestServer(dir, Serve.start(config, env), config.token());
   }
 
@@ -124,6 +130,12 @@ public final class TestServer implements AutoCloseable {
     return send(HttpRequest.newBuilder(URI.create(base + path))
         .header("Content-Type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofString(json)));
+  }
+
+  public Response put(String path, String json) {
+    return send(HttpRequest.newBuilder(URI.create(base + path))
+        .header("Content-Type", "application/json")
+        .PUT(HttpRequest.BodyPublishers.ofString(json)));
   }
 
   public Response delete(String path) {

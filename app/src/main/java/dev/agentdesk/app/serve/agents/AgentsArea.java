@@ -12,6 +12,7 @@ import dev.agentdesk.app.serve.EventHub;
 import dev.agentdesk.app.serve.Json;
 import dev.agentdesk.app.serve.ServeException;
 import dev.agentdesk.app.serve.ServerEvent;
+import dev.agentdesk.app.serve.notifications.NotificationsArea;
 import dev.agentdesk.app.serve.terminals.TerminalsArea;
 import dev.agentdesk.transcripts.Provider;
 import dev.agentdesk.transcripts.TranscriptException;
@@ -38,6 +39,7 @@ public final class AgentsArea implements ApiArea {
   private final AgentSessions agents;
   private final TerminalsArea terminals;
   private final EventHub events;
+  private final NotificationsArea notifications;
   /** A transcript session's cost in dollars from the history (null while unknown or unpriced). */
   private final Function<String, Double> costOfSession;
   /**
@@ -54,10 +56,12 @@ public final class AgentsArea implements ApiArea {
    *     AGENTDESK_WORKTREE_ROOT} names another folder
    * @param env the environment agents start with (PATH finds their CLIs; HOME their transcripts)
    * @param costOfSession the history's cost of a transcript session, null while unknown or unpriced
+   * @param notifications gets every session's state (notifications, auto-resume) and input
    */
   public AgentsArea(Path dataDir, Map<String, String> env, EventHub events, TerminalsArea terminals,
-      Function<String, Double> costOfSession) {
+      Function<String, Double> costOfSession, NotificationsArea notifications) {
     this.terminals = terminals;
+    this.notifications = notifications;
     this.costOfSession = costOfSession;
     this.events = events;
     String root = env.get("AGENTDESK_WORKTREE_ROOT");
@@ -68,15 +72,17 @@ public final class AgentsArea implements ApiArea {
     agents.addListener(e -> {
       if (e instanceof dev.agentdesk.agents.AgentEvent.Changed c) {
         events.publish(new ServerEvent.AgentChanged(json(c.session())));
+        notifications.observeAgent(c.session());
       } else if (e instanceof dev.agentdesk.agents.AgentEvent.Removed r) {
         events.publish(new ServerEvent.AgentRemoved(r.id()));
+        notifications.forget(r.id());
       }
     });
   }
 
-  /** {@code POST /api/agents}. */
+  /** {@code POST /api/agents}; {@code auto_resume} turns auto-resume on (or off) for this session. */
   public record NewAgent(String agent, String repo, String worktree, Boolean in_place, String base, String prompt,
-      String command, List<String> args, Integer cols, Integer rows) {}
+      String command, List<String> args, Integer cols, Integer rows, Boolean auto_resume) {}
 
   /** {@code POST /api/agents/{id}/input}: one of text (typed, then Enter), key, or answer. */
   public record Input(String text, String key, Integer answer) {}
@@ -84,7 +90,12 @@ public final class AgentsArea implements ApiArea {
   @Override
   public void routes(RoutesConfig r) {
     r.get("/api/agents", ctx -> ctx.json(call(() -> agents.list().stream().map(this::json).toList())));
-    r.post("/api/agents", ctx -> ctx.status(201).json(json(call(() -> agents.start(spec(ctx))))));
+    r.post("/api/agents", ctx -> {
+      NewAgent n = Json.read(ctx.body(), NewAgent.class);
+      AgentSession s = call(() -> agents.start(spec(n)));
+      track(s, n.auto_resume());
+      ctx.status(201).json(json(s));
+    });
     r.get("/api/agents/{id}", ctx -> ctx.json(json(call(() -> agents.get(id(ctx))))));
     r.get("/api/agents/{id}/diff", ctx -> ctx.json(AgentJson.diff(call(() -> agents.diff(id(ctx))))));
     r.get("/api/agents/{id}/transcript", this::transcript);
@@ -95,6 +106,7 @@ public final class AgentsArea implements ApiArea {
       if (given != 1) {
         throw ServeException.badRequest("give exactly one of text, key or answer");
       }
+      notifications.agentInput(id);
       call(() -> {
         if (in.text() != null) {
           agents.send(id, in.text());
@@ -108,7 +120,11 @@ public final class AgentsArea implements ApiArea {
       ctx.status(204);
     });
     r.post("/api/agents/{id}/stop", ctx -> ctx.json(json(call(() -> agents.stop(id(ctx))))));
-    r.post("/api/agents/{id}/resume", ctx -> ctx.json(json(call(() -> agents.resume(id(ctx))))));
+    r.post("/api/agents/{id}/resume", ctx -> {
+      AgentSession s = call(() -> agents.resume(id(ctx)));
+      track(s, null);
+      ctx.json(json(s));
+    });
     r.post("/api/agents/{id}/merge", ctx -> {
       MergeResult m = call(() -> agents.merge(id(ctx)));
       ctx.json(AgentJson.merge(m));
@@ -132,8 +148,12 @@ public final class AgentsArea implements ApiArea {
     return ctx.pathParam("id");
   }
 
-  private AgentSpec spec(Context ctx) {
-    NewAgent n = Json.read(ctx.body(), NewAgent.class);
+  /** Hands the session's new PTY to auto-resume (on a request thread: never the PTY's own). */
+  private void track(AgentSession s, Boolean autoResume) {
+    agents.terminal(s.id()).ifPresent(pty -> notifications.trackAgent(agents.get(s.id()), pty, autoResume));
+  }
+
+  private AgentSpec spec(NewAgent n) {
     if (n.agent() == null || n.agent().isBlank()) {
       throw ServeException.badRequest("name the agent: one of claude, codex, gemini, aider, opencode, copilot, command");
     }

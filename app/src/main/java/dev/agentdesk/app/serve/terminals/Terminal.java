@@ -49,6 +49,8 @@ final class Terminal implements SessionListener {
   static final int RECENT_EVENTS = 50;
   private final Object captureLock = new Object();
   private volatile PtySession session;
+  /** Told of every input a person sends (auto-resume must not type after it); never null. */
+  private volatile Runnable onInput = () -> {};
   private volatile SessionState state;
   private volatile Integer exitCode;
   private TcapWriter capture;
@@ -74,6 +76,10 @@ final class Terminal implements SessionListener {
 
   PtySession session() {
     return session;
+  }
+
+  void onInput(Runnable r) {
+    this.onInput = r;
   }
 
   boolean exited() {
@@ -134,6 +140,7 @@ final class Terminal implements SessionListener {
 
   private void write(byte[] bytes) {
     requireRunning();
+    onInput.run();
     record(Direction.INPUT, bytes);
     session.write(bytes);
   }

@@ -10,6 +10,7 @@ import dev.agentdesk.app.serve.EventSnapshot;
 import dev.agentdesk.app.serve.Json;
 import dev.agentdesk.app.serve.ServeException;
 import dev.agentdesk.app.serve.ServerEvent;
+import dev.agentdesk.app.serve.notifications.NotificationsArea;
 import dev.agentdesk.terminal.parser.Agent;
 import dev.agentdesk.terminal.session.PtySession;
 import dev.agentdesk.terminal.session.SessionException;
@@ -44,10 +45,13 @@ public final class TerminalsArea implements ApiArea, EventSnapshot {
   private final EventHub events;
   private final Path captureDir;
   private final Map<String, Terminal> terminals = new ConcurrentHashMap<>();
+  private final NotificationsArea notifications;
 
-  public TerminalsArea(EventHub events, Path dataDir) {
+  /** @param notifications where terminal states and input are reported (notifications, auto-resume) */
+  public TerminalsArea(EventHub events, Path dataDir, NotificationsArea notifications) {
     this.events = events;
     this.captureDir = dataDir.resolve("captures");
+    this.notifications = notifications;
   }
 
   /** The body of {@code POST /api/terminals}. */
@@ -259,8 +263,12 @@ public final class TerminalsArea implements ApiArea, EventSnapshot {
     String id = UUID.randomUUID().toString().substring(0, 8);
     Terminal t = new Terminal(id, req.argv(), dir.toString(), cols, rows, events, captureDir);
     SessionSpec finalSpec = spec;
-    PtySession session = guard(() -> PtySession.start(finalSpec, List.of(t)));
+    String name = t.title + " (" + id + ")";
+    SessionListener watch = notifications.watchTerminal(id, name);
+    PtySession session = guard(() -> PtySession.start(finalSpec, List.of(t, watch)));
     t.attach(session);
+    notifications.trackTerminal(id, name, session.agent() == Agent.NONE ? null : session.agent().cliName(), session);
+    t.onInput(() -> notifications.terminalInput(id));
     terminals.put(id, t);
     events.publish(new ServerEvent.TerminalState(id, Json.MAPPER.valueToTree(t.json().state())));
     return t;
@@ -284,6 +292,9 @@ public final class TerminalsArea implements ApiArea, EventSnapshot {
         Terminal t = new Terminal(id, spec.argv(), dir, spec.cols(), spec.rows(), events, captureDir);
         PtySession session = PtySession.start(spec, List.of(t, listener));
         t.attach(session);
+        // The agent's own state goes to notifications through the agents area; input here still
+        // counts as the user's (auto-resume of that agent must not type after it).
+        t.onInput(() -> notifications.terminalInput(id));
         terminals.put(id, t);
         events.publish(new ServerEvent.TerminalState(id, Json.MAPPER.valueToTree(t.json().state())));
         return new Started(id, session);
@@ -299,6 +310,7 @@ public final class TerminalsArea implements ApiArea, EventSnapshot {
 
   private void remove(Terminal t) {
     terminals.remove(t.id);
+    notifications.forget(t.id);
     t.kill();
     t.closeClients();
     events.publish(new ServerEvent.TerminalRemoved(t.id));

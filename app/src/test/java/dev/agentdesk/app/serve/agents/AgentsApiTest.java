@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 public class AgentsApiTest {
   static final Path ROOT = Path.of(System.getProperty("agentdesk.repo.root", "..")).toAbsolutePath().normalize();
-  static final Path STANDINS = ROOT.resolve("agents/src/test/resources/standins");
+  public static final Path STANDINS = ROOT.resolve("agents/src/test/resources/standins");
 
   @Test
   void startLinkDiffAnswerMergeAndDiscard(@TempDir Path dir) throws Exception {
