@@ -20,6 +20,22 @@ final class AciSession {
   private AciSession() {}
 
   static AciClient open(AciSessionOptions o, Map<String, String> env) {
+    URI uri = uri(o, env);
+    String token = token(o, env);
+    if (o.timeoutMs() <= 0) {
+      throw o.userError("--timeout-ms must be positive, got " + o.timeoutMs(), null);
+    }
+    AciClientOptions options = AciClientOptions.defaults().withClient("agentdesk-cli", "0.1.0").withToken(token)
+        .withCallTimeout(Duration.ofMillis(o.timeoutMs()));
+    try {
+      return AciClient.connect(uri, options);
+    } catch (AciClientException e) {
+      throw translate(o, e);
+    }
+  }
+
+  /** The runtime's URL: --url, else $AGENTDESK_ACI_URL, else the default; ws:// or wss:// only. */
+  static URI uri(AciSessionOptions o, Map<String, String> env) {
     String url = o.url() != null ? o.url() : env.getOrDefault("AGENTDESK_ACI_URL", DEFAULT_URL);
     URI uri;
     try {
@@ -30,23 +46,18 @@ final class AciSession {
     if (!"ws".equals(uri.getScheme()) && !"wss".equals(uri.getScheme())) {
       throw o.userError("--url must be ws://HOST:PORT or wss://HOST:PORT, got " + url, null);
     }
-    String token = env.get("AGENTDESK_ACI_TOKEN");
-    if (o.tokenFile() != null) {
-      try {
-        token = Files.readString(o.tokenFile(), StandardCharsets.UTF_8).strip();
-      } catch (IOException e) {
-        throw o.userError("cannot read --token-file " + o.tokenFile() + ": " + e.getMessage(), e);
-      }
+    return uri;
+  }
+
+  /** The token: the --token-file's content, else $AGENTDESK_ACI_TOKEN, else null. */
+  static String token(AciSessionOptions o, Map<String, String> env) {
+    if (o.tokenFile() == null) {
+      return env.get("AGENTDESK_ACI_TOKEN");
     }
-    if (o.timeoutMs() <= 0) {
-      throw o.userError("--timeout-ms must be positive, got " + o.timeoutMs(), null);
-    }
-    AciClientOptions options = AciClientOptions.defaults().withClient("agentdesk-cli", "0.1.0").withToken(token)
-        .withCallTimeout(Duration.ofMillis(o.timeoutMs()));
     try {
-      return AciClient.connect(uri, options);
-    } catch (AciClientException e) {
-      throw translate(o, e);
+      return Files.readString(o.tokenFile(), StandardCharsets.UTF_8).strip();
+    } catch (IOException e) {
+      throw o.userError("cannot read --token-file " + o.tokenFile() + ": " + e.getMessage(), e);
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.agentdesk.app.cli;
 
 import dev.agentdesk.app.aci.AciCommands;
+import dev.agentdesk.app.aci.AciRecordCommands;
 import dev.agentdesk.app.aci.AciSessionOptions;
 import dev.agentdesk.app.aci.AciToolCall;
 import java.nio.file.Path;
@@ -16,12 +17,13 @@ import picocli.CommandLine.Spec;
  * ({@code aci --json click 1 2} and {@code aci click 1 2 --json} are the same call).
  */
 @Command(name = "aci", mixinStandardHelpOptions = true,
-    description = "Drive an ACI v0 runtime: screenshots, input, exec, windows, clipboard, computer-use tool calls.",
+    description = "Drive an ACI v0 runtime: screenshots, input, exec, windows, clipboard, computer-use tool calls, record and replay.",
     subcommands = {
         AciCommands.Info.class, AciCommands.ScreenshotCmd.class, AciCommands.Click.class, AciCommands.Move.class,
         AciCommands.Drag.class, AciCommands.Scroll.class, AciCommands.Type.class, AciCommands.Key.class,
         AciCommands.Exec.class, AciCommands.Observe.class, AciCommands.Windows.class, AciCommands.Activate.class,
-        AciCommands.Launch.class, AciCommands.Clipboard.class, AciToolCall.class})
+        AciCommands.Launch.class, AciCommands.Clipboard.class, AciToolCall.class,
+        AciRecordCommands.Record.class, AciRecordCommands.Replay.class})
 public final class AciCommand implements Runnable, AciSessionOptions {
   @Spec
   CommandSpec spec;

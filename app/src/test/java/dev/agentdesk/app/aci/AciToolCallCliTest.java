@@ -8,9 +8,7 @@ import dev.agentdesk.aci.testkit.TestRuntime;
 import dev.agentdesk.aci.wire.Action;
 import dev.agentdesk.aci.wire.Target;
 import dev.agentdesk.aci.wire.Verb;
-import dev.agentdesk.app.cli.AgentdeskCommand;
-import java.io.PrintWriter;
-import java.io.StringWriter;
+import dev.agentdesk.app.CliRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -18,7 +16,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * {@code agentdesk aci tool-call}: the CLI's plumbing (calls in, one result line each, exit status,
@@ -26,8 +23,6 @@ import picocli.CommandLine;
  * desktop is the computer-use module's Xvfb tests.
  */
 class AciToolCallCliTest {
-  private record Run(int exit, String out, String err) {}
-
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir
@@ -48,24 +43,18 @@ class AciToolCallCliTest {
     runtime.close();
   }
 
-  private Run toolCall(String calls, String... options) throws Exception {
+  private CliRun toolCall(String calls, String... options) throws Exception {
     Path in = dir.resolve("calls-" + System.nanoTime() + ".jsonl");
     Files.writeString(in, calls);
     List<String> args = new java.util.ArrayList<>(List.of("aci", "tool-call", "--input", in.toString()));
     args.addAll(List.of(options));
     args.addAll(List.of("--url", runtime.uri().toString(), "--token-file", tokenFile.toString()));
-    CommandLine cl = AgentdeskCommand.newCommandLine();
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    cl.setOut(new PrintWriter(out));
-    cl.setErr(new PrintWriter(err));
-    int exit = cl.execute(args.toArray(String[]::new));
-    return new Run(exit, out.toString(), err.toString());
+    return CliRun.run(args.toArray(String[]::new));
   }
 
   @Test
   void anthropicCallsGetOneToolResultLineEach() throws Exception {
-    Run r = toolCall("""
+    CliRun r = toolCall("""
         {"type":"tool_use","id":"t1","name":"computer","input":{"action":"screenshot"}}
         {"type":"tool_use","id":"t2","name":"computer","input":{"action":"left_click","coordinate":[80,50]}}
         {"action":"key","text":"ctrl+Page_Down"}
@@ -85,7 +74,7 @@ class AciToolCallCliTest {
 
   @Test
   void openAiCallsGetComputerCallOutputs() throws Exception {
-    Run r = toolCall("""
+    CliRun r = toolCall("""
         {"type":"computer_call","call_id":"c1","action":{"type":"keypress","keys":["CTRL","L"]}}
         """, "--format", "openai", "--json");
     assertThat(r.exit()).as(r.err()).isZero();
@@ -98,7 +87,7 @@ class AciToolCallCliTest {
 
   @Test
   void aFailedCallIsPrintedAndMakesTheExitStatusOne() throws Exception {
-    Run r = toolCall("""
+    CliRun r = toolCall("""
         {"type":"tool_use","id":"t1","name":"computer","input":{"action":"key","text":"Hyperspace"}}
         {"type":"tool_use","id":"t2","name":"computer","input":{"action":"type","text":"still runs"}}
         """, "--format", "anthropic");
@@ -108,7 +97,7 @@ class AciToolCallCliTest {
     assertThat(JSON.readTree(lines.get(0)).path("is_error").asBoolean()).isTrue();
     assertThat(r.err()).contains("call 1 (t1): unknown key name \"Hyperspace\"");
     assertThat(runtime.actions().stream().map(Action::text)).contains("still runs");
-    Run openai = toolCall("{\"call_id\":\"c9\",\"action\":{\"type\":\"click\",\"button\":\"back\",\"x\":1,\"y\":1}}",
+    CliRun openai = toolCall("{\"call_id\":\"c9\",\"action\":{\"type\":\"click\",\"button\":\"back\",\"x\":1,\"y\":1}}",
         "--format", "openai");
     assertThat(openai.exit()).isEqualTo(1);
     assertThat(openai.out()).isEmpty();
@@ -117,7 +106,7 @@ class AciToolCallCliTest {
 
   @Test
   void badInputIsAUserError() throws Exception {
-    Run notJson = toolCall("{\"action\":\"screenshot\"}\n{oops", "--format", "anthropic");
+    CliRun notJson = toolCall("{\"action\":\"screenshot\"}\n{oops", "--format", "anthropic");
     assertThat(notJson.exit()).isEqualTo(2);
     assertThat(notJson.out().lines()).hasSize(1);
     assertThat(notJson.err()).contains("tool call 2 is not JSON", "(1 call(s) before it were carried out)");
