@@ -60,13 +60,18 @@ public final class AciRuntime implements AutoCloseable {
 
   /** As {@link #start(Options)}, with the structured engine reaching the buses {@code structured} names. */
   public static AciRuntime start(Options o, AtspiSettings structured) {
+    return start(o, structured, WireTap.NONE);
+  }
+
+  /** As {@link #start(Options, AtspiSettings)}, showing every message of every connection to {@code tap}. */
+  public static AciRuntime start(Options o, AtspiSettings structured, WireTap tap) {
     X11Desktop desktop = X11Desktop.open(o.display());
     ExecRunner exec = new ExecRunner();
     SessionHost host = null;
     try {
       host = new SessionHost(desktop, exec, o.token(), o.allowExec(), o.limits(), o.version(),
           AtspiEngine.create(structured));
-      AciServer server = AciServer.start(host, o.host(), o.port(), o.allowedOrigins());
+      AciServer server = AciServer.start(host, o.host(), o.port(), o.allowedOrigins(), tap);
       return new AciRuntime(desktop, exec, host, server);
     } catch (RuntimeException e) {
       if (host != null) {

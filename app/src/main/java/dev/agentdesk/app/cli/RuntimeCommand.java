@@ -4,7 +4,11 @@ import dev.agentdesk.aci.runtime.AciRuntime;
 import dev.agentdesk.aci.runtime.AciRuntimeException;
 import dev.agentdesk.app.runtime.ListenAddress;
 import dev.agentdesk.app.runtime.OwnXvfb;
+import dev.agentdesk.app.runtime.RecordingTap;
 import dev.agentdesk.app.runtime.StopSignals;
+import dev.agentdesk.aci.recording.RecordingException;
+import dev.agentdesk.aci.recording.RecordingWriter;
+import dev.agentdesk.aci.runtime.atspi.AtspiSettings;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -46,6 +50,10 @@ public final class RuntimeCommand implements Callable<Integer> {
   @ArgGroup(exclusive = true)
   Screen screen = new Screen();
 
+  @Option(names = "--record", paramLabel = "DIR",
+      description = "Record every message of every connection into the new folder DIR (docs/recording.md).")
+  Path record;
+
   static final class Screen {
     @Option(names = "--display", paramLabel = ":N", description = "X display to drive (default $DISPLAY).")
     String display;
@@ -73,29 +81,43 @@ public final class RuntimeCommand implements Callable<Integer> {
       throw new UserError("--listen: " + e.getMessage());
     }
     String token = readToken();
+    RecordingWriter recording = null;
+    if (record != null) {
+      try {
+        recording = RecordingWriter.open(record, RecordingWriter.Limits.defaults());
+      } catch (RecordingException e) {
+        throw new UserError("--record: " + e.getMessage(), e);
+      }
+    }
     OwnXvfb xvfb = screen.xvfb == null ? null : startXvfb(screen.xvfb);
     String display = xvfb != null ? xvfb.display() : screen.display != null ? screen.display : System.getenv("DISPLAY");
     if (display == null || display.isEmpty()) {
       closeQuietly(xvfb);
+      closeQuietly(recording);
       throw new UserError("no X display: pass --display :N, set DISPLAY, or use --xvfb 1280x800");
     }
     AciRuntime runtime;
     try {
-      runtime = AciRuntime.start(new AciRuntime.Options(addr.host(), addr.port(), token, allowExec, allowedOrigins,
-          display, null, VersionProvider.version()));
+      AciRuntime.Options options = new AciRuntime.Options(addr.host(), addr.port(), token, allowExec, allowedOrigins,
+          display, null, VersionProvider.version());
+      runtime = recording == null ? AciRuntime.start(options)
+          : AciRuntime.start(options, AtspiSettings.fromEnvironment(System.getenv()),
+              new RecordingTap(recording, System.err));
     } catch (AciRuntimeException e) {
       closeQuietly(xvfb);
+      closeQuietly(recording);
       throw new UserError(e.getMessage(), e);
     }
-    Stopper stopper = new Stopper(runtime, xvfb);
+    Stopper stopper = new Stopper(runtime, xvfb, recording);
     // Any other way the JVM ends (SIGHUP, System.exit elsewhere) runs the same one-time stop; the
     // hook and this thread never close concurrently, the second caller waits for the first.
     Thread hook = new Thread(stopper::stop, "agentdesk-runtime-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
     StopSignals signals = StopSignals.install(stop::countDown);
     PrintWriter out = spec.commandLine().getOut();
-    out.printf("agentdesk runtime listening on ws://%s:%d/ (display %s, exec %s%s)%n", addr.host(), runtime.port(),
-        display, allowExec ? "on" : "off", allowedOrigins.isEmpty() ? "" : ", origins " + allowedOrigins);
+    out.printf("agentdesk runtime listening on ws://%s:%d/ (display %s, exec %s%s%s)%n", addr.host(), runtime.port(),
+        display, allowExec ? "on" : "off", allowedOrigins.isEmpty() ? "" : ", origins " + allowedOrigins,
+        record == null ? "" : ", recording into " + record);
     out.flush();
     try {
       stop.await();
@@ -120,11 +142,13 @@ public final class RuntimeCommand implements Callable<Integer> {
   private static final class Stopper {
     private final AciRuntime runtime;
     private final OwnXvfb xvfb;
+    private final RecordingWriter recording;
     private boolean done; // guarded by this
 
-    Stopper(AciRuntime runtime, OwnXvfb xvfb) {
+    Stopper(AciRuntime runtime, OwnXvfb xvfb, RecordingWriter recording) {
       this.runtime = runtime;
       this.xvfb = xvfb;
+      this.recording = recording;
     }
 
     synchronized void stop() {
@@ -135,6 +159,7 @@ public final class RuntimeCommand implements Callable<Integer> {
       try {
         runtime.close();
       } finally {
+        closeQuietly(recording);
         closeQuietly(xvfb);
       }
     }
@@ -195,6 +220,16 @@ public final class RuntimeCommand implements Callable<Integer> {
   private static void closeQuietly(OwnXvfb x) {
     if (x != null) {
       x.close();
+    }
+  }
+
+  private static void closeQuietly(RecordingWriter w) {
+    if (w != null) {
+      try {
+        w.close();
+      } catch (RecordingException e) {
+        System.err.println("agentdesk runtime: " + e.getMessage());
+      }
     }
   }
 }

@@ -2,6 +2,10 @@ package dev.agentdesk.app.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentdesk.aci.client.AciClient;
+import dev.agentdesk.aci.client.AciClientOptions;
+import dev.agentdesk.aci.recording.Recording;
+import dev.agentdesk.aci.wire.ObserveSpec;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URI;
@@ -72,6 +76,41 @@ class RuntimeCommandTest {
     cmd.stop.countDown();
     assertThat(exit.get(20, TimeUnit.SECONDS)).isZero();
     assertThat(Path.of("/tmp/.X11-unix/X" + display.substring(1))).as("own Xvfb stopped").doesNotExist();
+  }
+
+  @Test
+  void recordWritesEveryMessageOfEveryConnection(@TempDir Path dir) throws Exception {
+    Path tokenFile = Files.writeString(dir.resolve("token"), "rec-token\n");
+    Path rec = dir.resolve("rec");
+    RuntimeCommand cmd = new RuntimeCommand();
+    CommandLine cl = new CommandLine(cmd);
+    cl.setExecutionExceptionHandler(new FriendlyErrors());
+    StringWriter out = new StringWriter();
+    cl.setOut(new PrintWriter(out, true));
+    CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> cl.execute("--listen", "127.0.0.1:0",
+        "--token-file", tokenFile.toString(), "--xvfb", "320x200", "--record", rec.toString()));
+    Pattern p = Pattern.compile("listening on ws://127\\.0\\.0\\.1:(\\d+)/ \\(display :\\d+, exec off, recording into "
+        + Pattern.quote(rec.toString()) + "\\)");
+    Matcher m = p.matcher("");
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (System.nanoTime() < deadline && !exit.isDone() && !m.reset(out.toString()).find()) {
+      Thread.sleep(20);
+    }
+    assertThat(m.find(0)).as("startup line in: %s", out).isTrue();
+    URI uri = URI.create("ws://127.0.0.1:" + m.group(1) + "/");
+    try (AciClient c = AciClient.connect(uri, AciClientOptions.defaults().withToken("rec-token"))) {
+      assertThat(c.screenSize().w()).isEqualTo(320);
+      c.screenshot(ObserveSpec.DEFAULTS);
+    }
+    cmd.stop.countDown();
+    assertThat(exit.get(20, TimeUnit.SECONDS)).isZero();
+    Recording r = Recording.open(rec);
+    assertThat(r.entries().stream().map(e -> e.isMessage() ? e.direction().wire() + " " + e.type() : e.event()))
+        .containsExactly("open", "c2s hello", "s2c welcome", "c2s query", "s2c result", "c2s action", "s2c observation",
+            "close");
+    assertThat(r.entries().get(1).message().path("token").asText()).isEqualTo("<redacted>");
+    Recording.Entry shot = r.entries().get(6);
+    assertThat(r.frame(shot.message().path("image").path("ref").asText())).startsWith((byte) 0x89, (byte) 'P', (byte) 'N', (byte) 'G');
   }
 
   @Test

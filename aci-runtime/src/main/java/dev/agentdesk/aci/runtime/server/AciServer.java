@@ -1,6 +1,7 @@
 package dev.agentdesk.aci.runtime.server;
 
 import dev.agentdesk.aci.runtime.AciRuntimeException;
+import dev.agentdesk.aci.runtime.WireTap;
 import dev.agentdesk.aci.runtime.session.Session;
 import dev.agentdesk.aci.runtime.session.SessionHost;
 import dev.agentdesk.aci.runtime.session.SessionLimits;
@@ -43,11 +44,15 @@ public final class AciServer implements AutoCloseable {
   private final SessionHost host;
   private final Set<String> allowedOrigins;
   private final Map<String, Session> sessions = new ConcurrentHashMap<>();
+  /** The tap's number for each connection (by Javalin session id). */
+  private final Map<String, Integer> tapped = new ConcurrentHashMap<>();
+  private final WireTap tap;
   /** Set first thing in {@link #close}: upgrades are refused and a connection that slips in is closed. */
   private final AtomicBoolean closing = new AtomicBoolean();
 
-  private AciServer(SessionHost host, List<String> allowedOrigins) {
+  private AciServer(SessionHost host, List<String> allowedOrigins, WireTap tap) {
     this.host = host;
+    this.tap = tap;
     for (String o : allowedOrigins) {
       if (o.equals("*")) {
         throw AciRuntimeException.badRequest("--allowed-origin '*' is refused: list the exact origins to admit");
@@ -67,7 +72,9 @@ public final class AciServer implements AutoCloseable {
       cfg.routes.exception(Refused.class, (e, ctx) -> { });
       cfg.routes.ws("/", ws -> {
         ws.onConnect(ctx -> {
-          Session s = new Session(host, new WsTransport(ctx));
+          int conn = tap.opened();
+          tapped.put(ctx.sessionId(), conn);
+          Session s = new Session(host, new WsTransport(ctx, tap, conn));
           sessions.put(ctx.sessionId(), s);
           // read after the put: either close() sees this session or this sees close() (or both)
           if (sessions.size() > MAX_CONNECTIONS || closing.get()) {
@@ -79,12 +86,18 @@ public final class AciServer implements AutoCloseable {
         ws.onMessage(ctx -> {
           Session s = sessions.get(ctx.sessionId());
           if (s != null) {
+            tap.received(tapped.getOrDefault(ctx.sessionId(), 0), ctx.message());
             s.onText(ctx.message());
           }
         });
         ws.onBinaryMessage(ctx -> {
           Session s = sessions.get(ctx.sessionId());
           if (s != null) {
+            if (tap != WireTap.NONE) {
+              byte[] b = new byte[ctx.data().remaining()];
+              ctx.data().duplicate().get(b);
+              tap.receivedBinary(tapped.getOrDefault(ctx.sessionId(), 0), b);
+            }
             s.onBinary(ctx.data().remaining());
           }
         });
@@ -137,6 +150,10 @@ public final class AciServer implements AutoCloseable {
   }
 
   private void end(String id) {
+    Integer conn = tapped.remove(id);
+    if (conn != null) {
+      tap.closed(conn);
+    }
     Session s = sessions.remove(id);
     if (s != null) {
       s.onClose();
@@ -145,7 +162,13 @@ public final class AciServer implements AutoCloseable {
 
   /** Starts listening on {@code bindHost:port} (port 0 picks a free one). */
   public static AciServer start(SessionHost host, String bindHost, int port, List<String> allowedOrigins) {
-    AciServer server = new AciServer(host, allowedOrigins);
+    return start(host, bindHost, port, allowedOrigins, WireTap.NONE);
+  }
+
+  /** As {@link #start(SessionHost, String, int, List)}, showing every message to {@code tap}. */
+  public static AciServer start(SessionHost host, String bindHost, int port, List<String> allowedOrigins,
+      WireTap tap) {
+    AciServer server = new AciServer(host, allowedOrigins, tap);
     try {
       server.app.start(bindHost, port);
     } catch (RuntimeException e) {
@@ -219,18 +242,24 @@ public final class AciServer implements AutoCloseable {
    */
   private static final class WsTransport implements Transport {
     private final WsContext ctx;
+    private final WireTap tap;
+    private final int conn;
 
-    WsTransport(WsContext ctx) {
+    WsTransport(WsContext ctx, WireTap tap, int conn) {
       this.ctx = ctx;
+      this.tap = tap;
+      this.conn = conn;
     }
 
     @Override
     public void text(String text, Runnable written) {
+      tap.sent(conn, text);
       send(written, cb -> ctx.session.sendText(text, cb));
     }
 
     @Override
     public void binary(byte[] message, Runnable written) {
+      tap.sentBinary(conn, message);
       send(written, cb -> ctx.session.sendBinary(ByteBuffer.wrap(message), cb));
     }
 
