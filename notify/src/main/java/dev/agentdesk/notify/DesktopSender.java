@@ -45,7 +45,11 @@ final class DesktopSender implements Sender, AutoCloseable {
           Map.of("urgency", new Variant<>(urgency), "category", new Variant<>("im")), EXPIRE_MS);
     } catch (DBusException | DBusExecutionException e) {
       close();
-      throw new Failure("org.freedesktop.Notifications on " + address + ": " + e.getMessage(), false);
+      // A bus without a notification server (a headless machine's session bus) will not grow
+      // one in the next seconds: no retries, one log line per notification.
+      boolean noServer = e instanceof org.freedesktop.dbus.errors.ServiceUnknown;
+      throw new Failure("org.freedesktop.Notifications on " + address + ": "
+          + (noServer ? "ServiceUnknown: " : "") + e.getMessage(), noServer);
     }
   }
 

@@ -74,7 +74,28 @@ class DesktopNotifyTest {
   }
 
   @Test
-  void aBusWithoutANotificationServerIsAFailureCountedNotAHang(@TempDir Path dir) throws Exception {
+  void aBusWithoutANotificationServerIsDroppedAtOnce(@TempDir Path dir) throws Exception {
+    Process daemon = new ProcessBuilder("dbus-daemon", "--session", "--nofork", "--nopidfile",
+        "--address=unix:path=" + dir.resolve("bus"), "--print-address=1").redirectErrorStream(true).start();
+    try {
+      String address = new BufferedReader(new InputStreamReader(daemon.getInputStream(), StandardCharsets.UTF_8))
+          .readLine();
+      try (Notifier n = Notifier.start(Notifier.Options.defaults().withDesktopBus(address)
+          .withRetries(4, java.time.Duration.ofMillis(50)), x -> {})) {
+        n.observe(new SessionView("ab12", "#/agents/ab12", "claude · ui", "claude", true, "Proceed?", false, null, null,
+            List.of(), false, null, 0));
+        Await.until("the drop", () -> n.stats().dropped() == 1);
+        assertThat(n.stats().failedAttempts()).as("not retried").isEqualTo(1);
+        assertThat(n.stats().lastFailure()).contains("ServiceUnknown");
+      }
+    } finally {
+      daemon.destroy();
+      daemon.waitFor(5, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void aBusThatIsNotThereIsRetriedThenDropped(@TempDir Path dir) throws Exception {
     try (Notifier n = Notifier.start(Notifier.Options.defaults().withDesktopBus("unix:path=" + dir.resolve("no-bus"))
         .withRetries(2, java.time.Duration.ofMillis(50)), x -> {})) {
       n.observe(new SessionView("ab12", "#/agents/ab12", "claude · ui", "claude", true, "Proceed?", false, null, null,

@@ -152,7 +152,7 @@ public final class NotificationsArea implements ApiArea {
   public void routes(RoutesConfig r) {
     r.get("/api/notifications", ctx -> ctx.json(overview()));
     r.put("/api/notifications/settings", ctx -> {
-      JsonNode body = Json.MAPPER.readTree(ctx.body().isBlank() ? "null" : ctx.body());
+      JsonNode body = Json.read(ctx.body(), JsonNode.class);
       try {
         ctx.json(notifier.updateSettings(NotifySettings.fromJson(body)).toJson());
       } catch (NotifyException e) {

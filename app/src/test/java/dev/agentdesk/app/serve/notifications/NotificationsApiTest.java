@@ -221,6 +221,9 @@ class NotificationsApiTest {
       assertThat(typo.status()).isEqualTo(400);
       assertThat(typo.json().path("message").asText()).contains("unknown setting 'sond'");
       assertThat(s.get("/api/notifications").json().path("settings").path("sound").asBoolean()).isFalse();
+      TestServer.Response notJson = s.put("/api/notifications/settings", "{\"sound\": ");
+      assertThat(notJson.status()).isEqualTo(400);
+      assertThat(notJson.json().path("code").asText()).isEqualTo("invalid_json");
       TestServer.Response unknown = s.put("/api/auto-resume/nope", "{\"enabled\": true}");
       assertThat(unknown.status()).isEqualTo(404);
       assertThat(unknown.json().path("message").asText()).contains("no running terminal or agent session nope");
