@@ -84,6 +84,11 @@ public final class ServeCommand implements Callable<Integer> {
           + " for it). Default: off; turn it on per session with 'agent start --auto-resume' or the dashboard.")
   boolean autoResume;
 
+  @Option(names = "--mcp-allow-control",
+      description = "Let MCP clients at /mcp type into terminals, start terminals and agents, act and exec in"
+          + " sandboxes. Without it the MCP endpoint offers read-only tools only.")
+  boolean mcpAllowControl;
+
   /** What happened to the token file at start (made, replaced), for the banner. */
   private Optional<String> tokenNote = Optional.empty();
 
@@ -141,6 +146,8 @@ public final class ServeCommand implements Callable<Integer> {
             + " (" + nc.webhooks().get(0).format().code() + ")")
         + "; auto-resume " + (nc.autoResumeAll() ? "on for every session" : "per session") + "; settings "
         + nc.settingsFile());
+    out.println("  MCP endpoint:     " + url + "mcp (Streamable HTTP, same token; "
+        + (config.mcpAllowControl() ? "control tools allowed" : "read-only; --mcp-allow-control allows control") + ")");
     out.println("  stop with Ctrl-C (SIGINT) or SIGTERM");
     out.flush();
     try {
@@ -182,7 +189,7 @@ public final class ServeCommand implements Callable<Integer> {
     }
     try {
       return new ServeConfig(bind, port, access, database,
-          folders.roots(env, false), !noImport, DataDirs.dataDir(env, home), notifications);
+          folders.roots(env, false), !noImport, DataDirs.dataDir(env, home), notifications, mcpAllowControl);
     } catch (IllegalArgumentException e) {
       throw new UserError(e.getMessage());
     }

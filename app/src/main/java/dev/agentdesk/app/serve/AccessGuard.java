@@ -147,10 +147,14 @@ final class AccessGuard {
     return cookieName() + "=" + value + "; Path=/; Max-Age=" + COOKIE_MAX_AGE_S + "; HttpOnly; SameSite=Strict";
   }
 
-  /** API and WebSocket paths answer JSON and never take a token from the URL. */
+  /** API, WebSocket and MCP paths answer JSON and never take a token from the URL. */
   static boolean isApi(String path) {
-    return path.equals("/api") || path.startsWith("/api/") || path.equals("/ws") || path.startsWith("/ws/");
+    return path.equals("/api") || path.startsWith("/api/") || path.equals("/ws") || path.startsWith("/ws/")
+        || path.equals(MCP_PATH) || path.startsWith(MCP_PATH + "/");
   }
+
+  /** Where the MCP endpoint listens (Streamable HTTP, ADR 0019). */
+  static final String MCP_PATH = "/mcp";
 
   /**
    * The URL to send a signed-in browser to: the same path and query without {@code token}. A

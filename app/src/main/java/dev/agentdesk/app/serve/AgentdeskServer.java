@@ -1,6 +1,20 @@
 package dev.agentdesk.app.serve;
 
 import io.javalin.Javalin;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.Cookie;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.EnumSet;
+import org.eclipse.jetty.ee10.servlet.FilterHolder;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
@@ -152,7 +166,67 @@ public final class AgentdeskServer implements AutoCloseable {
     });
     for (ApiArea area : areas) {
       area.routes(r);
+      if (area instanceof ServletArea servletArea) {
+        cfg.jetty.modifyServletContextHandler(handler -> mount(handler, servletArea));
+      }
     }
+  }
+
+  /**
+   * Mounts an area's own servlet (the MCP endpoint) beside Javalin's, behind the same guard: the
+   * filter runs the checks every Javalin route gets before anything reaches the servlet.
+   */
+  private void mount(ServletContextHandler handler, ServletArea area) {
+    ServletHolder servlet = new ServletHolder(area.getClass().getSimpleName(), area.servlet());
+    servlet.setAsyncSupported(true);
+    handler.addServlet(servlet, area.servletPath());
+    FilterHolder filter = new FilterHolder(new GuardFilter());
+    filter.setAsyncSupported(true);
+    handler.addFilter(filter, area.servletPath(), EnumSet.of(DispatcherType.REQUEST));
+  }
+
+  /** The access guard for requests that do not pass through Javalin. */
+  private final class GuardFilter implements Filter {
+    @Override
+    public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
+        throws IOException, ServletException {
+      HttpServletRequest req = (HttpServletRequest) request;
+      HttpServletResponse res = (HttpServletResponse) response;
+      String cookie = null;
+      if (req.getCookies() != null) {
+        for (Cookie c : req.getCookies()) {
+          if (c.getName().equals(guard.cookieName())) {
+            cookie = c.getValue();
+          }
+        }
+      }
+      try {
+        guard.check(new AccessGuard.Request(req.getMethod(), req.getRequestURI(), req.getHeader("Host"),
+            req.getHeader("Origin"), req.getHeader("Authorization"), cookie, queryToken(req.getQueryString())));
+      } catch (ServeException e) {
+        if (e.reason() == ServeException.Reason.UNAUTHORIZED) {
+          res.setHeader("WWW-Authenticate", "Bearer realm=\"agentdesk\"");
+        }
+        res.setStatus(e.reason().status());
+        res.setContentType("application/json");
+        res.getOutputStream().write(Json.write(ErrorBody.of(e)).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return;
+      }
+      chain.doFilter(request, response);
+    }
+  }
+
+  /** The {@code token} query parameter, read without touching the body (an MCP POST is JSON). */
+  private static String queryToken(String rawQuery) {
+    if (rawQuery == null) {
+      return null;
+    }
+    for (String part : rawQuery.split("&")) {
+      if (part.startsWith("token=")) {
+        return java.net.URLDecoder.decode(part.substring(6), java.nio.charset.StandardCharsets.UTF_8);
+      }
+    }
+    return null;
   }
 
   private static boolean isJson(Context ctx) {

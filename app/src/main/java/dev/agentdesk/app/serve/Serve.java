@@ -3,6 +3,7 @@ package dev.agentdesk.app.serve;
 import dev.agentdesk.app.serve.agents.AgentsArea;
 import dev.agentdesk.app.serve.history.HistoryArea;
 import dev.agentdesk.app.serve.notifications.NotificationsArea;
+import dev.agentdesk.app.serve.mcp.McpArea;
 import dev.agentdesk.app.serve.sandboxes.SandboxesArea;
 import dev.agentdesk.app.serve.terminals.TerminalsArea;
 import java.util.ArrayList;
@@ -40,10 +41,14 @@ public final class Serve {
       TerminalsArea terminals = new TerminalsArea(events, config.dataDir(), notifications[0]);
       areas.add(terminals);
       features.put("terminals", true);
-      areas.add(new AgentsArea(config.dataDir(), agentEnv, events, terminals, history::costUsd, notifications[0]));
+      AgentsArea agents = new AgentsArea(config.dataDir(), agentEnv, events, terminals, history::costUsd, notifications[0]);
+      areas.add(agents);
       features.put("agents", true);
-      areas.add(new SandboxesArea(events));
+      SandboxesArea sandboxes = new SandboxesArea(events);
+      areas.add(sandboxes);
       features.put("sandboxes", true);
+      areas.add(new McpArea(config, terminals, agents, sandboxes));
+      features.put("mcp", true);
     } catch (RuntimeException e) {
       // Whatever was opened before the failure is closed again, newest first.
       for (int i = areas.size() - 1; i >= 0; i--) {

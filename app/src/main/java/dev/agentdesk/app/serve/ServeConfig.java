@@ -21,6 +21,8 @@ import java.util.Optional;
  * @param importHistory whether to import and tail the folders at start
  * @param dataDir the folder for the server's own files (captures, …)
  * @param notifications webhooks, desktop bus, settings file and auto-resume ({@code --webhook}, …)
+ * @param mcpAllowControl whether MCP clients at {@code /mcp} may call the tools that type, start or
+ *     exec ({@code --mcp-allow-control}); read-only tools are always there
  */
 public record ServeConfig(
     String bind,
@@ -30,7 +32,8 @@ public record ServeConfig(
     List<Importer.Root> historyRoots,
     boolean importHistory,
     Path dataDir,
-    Notifications notifications) {
+    Notifications notifications,
+    boolean mcpAllowControl) {
 
   /** A server that imports one Claude Code and one Codex folder (tests and embedding). */
   public ServeConfig(String bind, int port, Access access, Database database, Path claudeProjects, Path codexSessions,
@@ -121,14 +124,25 @@ public record ServeConfig(
     }
   }
 
-  /** A server with {@link Notifications#none()}. */
+  /** A server with {@link Notifications#none()} whose MCP endpoint offers read-only tools only. */
   public ServeConfig(String bind, int port, Access access, Database database, List<Importer.Root> historyRoots,
       boolean importHistory, Path dataDir) {
     this(bind, port, access, database, historyRoots, importHistory, dataDir, Notifications.none());
   }
 
+  /** A server with these notifications whose MCP endpoint offers read-only tools only. */
+  public ServeConfig(String bind, int port, Access access, Database database, List<Importer.Root> historyRoots,
+      boolean importHistory, Path dataDir, Notifications notifications) {
+    this(bind, port, access, database, historyRoots, importHistory, dataDir, notifications, false);
+  }
+
   public ServeConfig withNotifications(Notifications n) {
-    return new ServeConfig(bind, port, access, database, historyRoots, importHistory, dataDir, n);
+    return new ServeConfig(bind, port, access, database, historyRoots, importHistory, dataDir, n, mcpAllowControl);
+  }
+
+  /** The same server with MCP control allowed or not. */
+  public ServeConfig withMcpAllowControl(boolean allow) {
+    return new ServeConfig(bind, port, access, database, historyRoots, importHistory, dataDir, notifications, allow);
   }
 
   public ServeConfig {

@@ -89,15 +89,10 @@ public final class AgentsArea implements ApiArea {
 
   @Override
   public void routes(RoutesConfig r) {
-    r.get("/api/agents", ctx -> ctx.json(call(() -> agents.list().stream().map(this::json).toList())));
-    r.post("/api/agents", ctx -> {
-      NewAgent n = Json.read(ctx.body(), NewAgent.class);
-      AgentSession s = call(() -> agents.start(spec(n)));
-      track(s, n.auto_resume());
-      ctx.status(201).json(json(s));
-    });
+    r.get("/api/agents", ctx -> ctx.json(list()));
+    r.post("/api/agents", ctx -> ctx.status(201).json(start(Json.read(ctx.body(), NewAgent.class))));
     r.get("/api/agents/{id}", ctx -> ctx.json(json(call(() -> agents.get(id(ctx))))));
-    r.get("/api/agents/{id}/diff", ctx -> ctx.json(AgentJson.diff(call(() -> agents.diff(id(ctx))))));
+    r.get("/api/agents/{id}/diff", ctx -> ctx.json(diff(id(ctx))));
     r.get("/api/agents/{id}/transcript", this::transcript);
     r.post("/api/agents/{id}/input", ctx -> {
       Input in = Json.read(ctx.body(), Input.class);
@@ -151,6 +146,26 @@ public final class AgentsArea implements ApiArea {
   /** Hands the session's new PTY to auto-resume (on a request thread: never the PTY's own). */
   private void track(AgentSession s, Boolean autoResume) {
     agents.terminal(s.id()).ifPresent(pty -> notifications.trackAgent(agents.get(s.id()), pty, autoResume));
+  }
+
+  // ---- the same calls for in-process callers (the MCP tools); each throws ServeException ----
+
+  /** {@code GET /api/agents}. */
+  public List<AgentJson> list() {
+    return call(() -> agents.list().stream().map(this::json).toList());
+  }
+
+  /** {@code POST /api/agents}: the started session. */
+  public AgentJson start(NewAgent request) {
+    AgentSpec spec = spec(request);
+    AgentSession s = call(() -> agents.start(spec));
+    track(s, request.auto_resume());
+    return json(s);
+  }
+
+  /** {@code GET /api/agents/{id}/diff}. */
+  public AgentJson.Diff diff(String id) {
+    return AgentJson.diff(call(() -> agents.diff(id)));
   }
 
   private AgentSpec spec(NewAgent n) {

@@ -62,6 +62,14 @@ public final class HistoryArea implements ApiArea, EventSnapshot {
         : new HistoryTailer(writer, roots, events, config.database().describe(), s -> summaries = null);
   }
 
+  /**
+   * Opens the configured history database (creating an SQLite file's folder), for a reader of its
+   * own such as the MCP endpoint's; a failure is an {@code UNAVAILABLE} ServeException naming it.
+   */
+  public static TranscriptHistory openDatabase(ServeConfig config) {
+    return open(config);
+  }
+
   private static TranscriptHistory open(ServeConfig config) {
     String shown = config.database().describe();
     if (config.database() instanceof ServeConfig.Database.SqliteFile f) {

@@ -5,7 +5,9 @@ import dev.agentdesk.aci.client.AciClient;
 import dev.agentdesk.aci.client.AciClientOptions;
 import dev.agentdesk.aci.client.ScreenSize;
 import dev.agentdesk.aci.client.Screenshot;
+import dev.agentdesk.aci.wire.ExecResult;
 import dev.agentdesk.aci.wire.ImageFormat;
+import dev.agentdesk.aci.wire.ObservationMsg;
 import dev.agentdesk.aci.wire.ObserveSpec;
 import dev.agentdesk.aci.wire.PointerButton;
 import dev.agentdesk.aci.wire.Target;
@@ -68,11 +70,11 @@ public final class SandboxesArea implements ApiArea {
     }
   }
 
-  /** A UI action: what the dashboard's screencast view sends. */
-  record ActBody(String verb, Double x, Double y, Double to_x, Double to_y, Double dx, Double dy, String text,
+  /** A UI action: what the dashboard's screencast view and the MCP tool sandbox_act send. */
+  public record ActBody(String verb, Double x, Double y, Double to_x, Double to_y, Double dx, Double dy, String text,
       String key, String button) {}
 
-  record SandboxJson(String id, String name, String url, String platform, Map<String, Long> screen, boolean connected,
+  public record SandboxJson(String id, String name, String url, String platform, Map<String, Long> screen, boolean connected,
       String added_at) {}
 
   private final class Sandbox {
@@ -138,19 +140,39 @@ public final class SandboxesArea implements ApiArea {
   public void routes(RoutesConfig r) {
     r.get("/api/sandboxes", ctx -> ctx.json(list()));
     r.post("/api/sandboxes", ctx -> ctx.status(201).json(add(Json.read(ctx.body(), NewSandbox.class))));
-    r.get("/api/sandboxes/{id}", ctx -> ctx.json(get(ctx).json()));
+    r.get("/api/sandboxes/{id}", ctx -> ctx.json(get(ctx.pathParam("id")).json()));
     r.delete("/api/sandboxes/{id}", ctx -> {
-      Sandbox s = get(ctx);
+      Sandbox s = get(ctx.pathParam("id"));
       sandboxes.remove(s.id);
       s.close();
       events.publish(new ServerEvent.SandboxesChanged());
       ctx.status(204);
     });
     r.get("/api/sandboxes/{id}/screenshot", this::screenshot);
-    r.post("/api/sandboxes/{id}/act", this::act);
+    r.post("/api/sandboxes/{id}/act", ctx -> ctx.json(act(ctx.pathParam("id"), Json.read(ctx.body(), ActBody.class))));
+    r.get("/api/sandboxes/{id}/observe", ctx -> ctx.json(observe(ctx.pathParam("id"),
+        "true".equals(ctx.queryParam("diff")))));
+    r.post("/api/sandboxes/{id}/exec", ctx -> ctx.json(exec(ctx.pathParam("id"),
+        Json.read(ctx.body(), ExecBody.class).argv())));
   }
 
-  List<SandboxJson> list() {
+  /** The body of {@code POST /api/sandboxes/{id}/exec}. */
+  record ExecBody(List<String> argv) {
+    ExecBody {
+      if (argv == null || argv.isEmpty() || argv.get(0) == null || argv.get(0).isBlank()) {
+        throw new IllegalArgumentException("argv must name the program to run, e.g. [\"ls\", \"-l\"]");
+      }
+      if (argv.contains(null)) {
+        throw new IllegalArgumentException("argv must not contain null");
+      }
+      argv = List.copyOf(argv);
+    }
+  }
+
+  // ---- the same calls for in-process callers (the MCP tools); each throws ServeException ----
+
+  /** Every sandbox, oldest first. */
+  public List<SandboxJson> list() {
     List<Sandbox> all = new ArrayList<>(sandboxes.values());
     all.sort(Comparator.comparing(s -> s.addedAt));
     return all.stream().map(Sandbox::json).toList();
@@ -173,36 +195,78 @@ public final class SandboxesArea implements ApiArea {
     return s.json();
   }
 
-  private Sandbox get(Context ctx) {
-    Sandbox s = sandboxes.get(ctx.pathParam("id"));
+  private Sandbox get(String id) {
+    Sandbox s = sandboxes.get(id);
     if (s == null) {
-      throw ServeException.notFound("no sandbox " + ctx.pathParam("id"));
+      throw ServeException.notFound("no sandbox " + id);
     }
     return s;
   }
 
   private void screenshot(Context ctx) {
-    Sandbox s = get(ctx);
     String format = ctx.queryParamAsClass("format", String.class).getOrDefault("png").toLowerCase(Locale.ROOT);
+    Image shot = screenshot(ctx.pathParam("id"), format, optionalInt(ctx, "quality", 1, 100),
+        optionalInt(ctx, "max_long_edge", 16, 16384));
+    ctx.header("Cache-Control", "no-store").contentType(shot.mimeType()).result(shot.bytes());
+  }
+
+  /** An encoded screenshot and its media type. */
+  public record Image(byte[] bytes, String mimeType) {}
+
+  /** {@code GET /api/sandboxes/{id}/screenshot}: format png or jpeg; quality (jpeg) and max_long_edge optional. */
+  public Image screenshot(String id, String format, Integer quality, Integer maxEdge) {
+    Sandbox s = get(id);
     ImageFormat f = switch (format) {
       case "png" -> ImageFormat.PNG;
       case "jpeg", "jpg" -> ImageFormat.JPEG;
       default -> throw ServeException.badRequest("format must be png or jpeg, got '" + format + "'");
     };
-    Integer quality = optionalInt(ctx, "quality", 1, 100);
-    Integer maxEdge = optionalInt(ctx, "max_long_edge", 16, 16384);
     if (quality != null && f != ImageFormat.JPEG) {
       throw ServeException.badRequest("quality applies to jpeg only");
     }
+    if (maxEdge != null && (maxEdge < 16 || maxEdge > 16384)) {
+      throw ServeException.badRequest("max_long_edge must be between 16 and 16384");
+    }
     Screenshot shot = guard(() -> s.call(c -> c.screenshot(new ObserveSpec(null, f, quality, maxEdge))));
-    ctx.header("Cache-Control", "no-store")
-        .contentType(f == ImageFormat.JPEG ? "image/jpeg" : "image/png")
-        .result(shot.image());
+    return new Image(shot.image(), f == ImageFormat.JPEG ? "image/jpeg" : "image/png");
   }
 
-  private void act(Context ctx) {
-    Sandbox s = get(ctx);
-    ActBody b = Json.read(ctx.body(), ActBody.class);
+  /**
+   * {@code GET /api/sandboxes/{id}/observe}: the accessibility tree as text ({@code tree_text}),
+   * whole or, with {@code diff}, against the runtime's last observation.
+   */
+  public Map<String, Object> observe(String id, boolean diff) {
+    Sandbox s = get(id);
+    ObservationMsg o = guard(() -> s.call(c -> c.observe(diff ? Boolean.TRUE : null, null)));
+    Map<String, Object> out = new java.util.LinkedHashMap<>();
+    out.put("tree_text", o.treeText() == null ? "" : o.treeText());
+    out.put("revision", o.revision());
+    out.put("diff_of", o.diffOf());
+    out.put("node_count", o.nodeCount());
+    out.put("focus", o.focus());
+    return out;
+  }
+
+  /** {@code POST /api/sandboxes/{id}/exec}: runs argv in the sandbox where its runtime offers exec. */
+  public Map<String, Object> exec(String id, List<String> argv) {
+    Sandbox s = get(id);
+    List<String> checked = new ExecBody(argv).argv();
+    ExecResult r = guard(() -> s.call(c -> c.exec(checked)));
+    Map<String, Object> out = new java.util.LinkedHashMap<>();
+    out.put("exit_code", r.exitCode());
+    out.put("signal", r.signal());
+    out.put("timed_out", r.timedOut());
+    out.put("stdout", r.stdout());
+    out.put("stderr", r.stderr());
+    out.put("stdout_truncated", r.stdoutTruncated());
+    out.put("stderr_truncated", r.stderrTruncated());
+    out.put("duration_ms", r.durationMs());
+    return out;
+  }
+
+  /** {@code POST /api/sandboxes/{id}/act}: one UI action. */
+  public Map<String, Object> act(String id, ActBody b) {
+    Sandbox s = get(id);
     String verb = b.verb() == null ? "" : b.verb();
     Function<AciClient, Object> call = switch (verb) {
       case "click" -> c -> c.click(point(b.x(), b.y()));
@@ -231,7 +295,7 @@ public final class SandboxesArea implements ApiArea {
       point(b.x(), b.y());
     }
     guard(() -> s.call(call));
-    ctx.json(Map.of("ok", true, "verb", verb));
+    return Map.of("ok", true, "verb", verb);
   }
 
   private static Target point(Double x, Double y) {

@@ -266,12 +266,16 @@ final class Terminal implements SessionListener {
     return List.copyOf(lines.subList(Math.max(0, lines.size() - PREVIEW_LINES), lines.size()));
   }
 
-  /** Screen and log as text, structural tokens stripped. */
+  /** Screen and log as text, structural tokens stripped, and the last parsed events (oldest first). */
   Map<String, Object> snapshot() {
     ScreenSnapshot snap = mirror.snapshot();
+    List<JsonNode> events;
+    synchronized (recentEvents) {
+      events = List.copyOf(recentEvents);
+    }
     return Map.of("cols", snap.cols(), "rows", snap.rows(), "lines", StructuralTokens.strip(snap.lines()),
         "cursor", Map.of("row", snap.cursorRow(), "col", snap.cursorCol(), "visible", snap.cursorVisible()),
-        "alt_screen", snap.altScreen(), "log", StructuralTokens.strip(mirror.log()));
+        "alt_screen", snap.altScreen(), "log", StructuralTokens.strip(mirror.log()), "events", events);
   }
 
   String snapshotText() {

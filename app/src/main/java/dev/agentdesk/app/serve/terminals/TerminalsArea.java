@@ -219,16 +219,52 @@ public final class TerminalsArea implements ApiArea, EventSnapshot {
     }
   }
 
-  List<TerminalJson> list() {
+  // ---- the same calls for in-process callers (the MCP tools); each throws ServeException ----
+
+  /** Every terminal, oldest first, as {@code GET /api/terminals} lists them. */
+  public List<TerminalJson> list() {
     List<Terminal> all = new ArrayList<>(terminals.values());
     all.sort(Comparator.comparing(t -> t.createdAt));
     return all.stream().map(Terminal::json).toList();
   }
 
+  /** {@code GET /api/terminals/{id}}. */
+  public TerminalJson terminal(String id) {
+    return get(id).json();
+  }
+
+  /** {@code GET /api/terminals/{id}/snapshot}: lines, cursor, log and recent events. */
+  public Map<String, Object> snapshot(String id) {
+    return get(id).snapshot();
+  }
+
+  /** {@code POST /api/terminals/{id}/input}. */
+  public void input(String id, String text) {
+    Terminal t = get(id);
+    String checked = new TextBody(text).text();
+    guard(() -> t.input(checked));
+  }
+
+  /** {@code POST /api/terminals/{id}/key}. */
+  public void key(String id, String key) {
+    Terminal t = get(id);
+    String checked = new KeyBody(key).key();
+    guard(() -> t.key(checked));
+  }
+
+  /** {@code POST /api/terminals}: the new terminal. */
+  public TerminalJson start(NewTerminal req) {
+    return create(req).json();
+  }
+
   private Terminal get(Context ctx) {
-    Terminal t = terminals.get(ctx.pathParam("id"));
+    return get(ctx.pathParam("id"));
+  }
+
+  private Terminal get(String id) {
+    Terminal t = terminals.get(id);
     if (t == null) {
-      throw ServeException.notFound("no terminal " + ctx.pathParam("id"));
+      throw ServeException.notFound("no terminal " + id);
     }
     return t;
   }

@@ -1,0 +1,276 @@
+package dev.agentdesk.mcp;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentdesk.transcripts.Page;
+import dev.agentdesk.transcripts.Provider;
+import dev.agentdesk.transcripts.SearchFilter;
+import dev.agentdesk.transcripts.SearchHit;
+import dev.agentdesk.transcripts.SessionQuery;
+import dev.agentdesk.transcripts.SessionSummary;
+import dev.agentdesk.transcripts.UsageGrouping;
+import dev.agentdesk.transcripts.UsageReport;
+import dev.agentdesk.transcripts.UsageRow;
+import dev.agentdesk.transcripts.assemble.DetailJson;
+import dev.agentdesk.transcripts.cost.PriceFiles;
+import java.io.IOException;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** history_search, history_session, history_usage and history_sessions over the transcripts database. */
+final class HistoryTools {
+  static final int MAX_HITS = 200;
+  static final int MAX_PAGE = 500;
+  private static final List<String> PROVIDERS = List.of("claude", "codex");
+  private static final List<String> GROUPINGS = List.of("day", "model", "session", "provider", "project");
+
+  private final HistoryAccess history;
+
+  HistoryTools(HistoryAccess history) {
+    this.history = history;
+  }
+
+  List<ToolDef> tools() {
+    return List.of(search(), session(), usage(), sessions());
+  }
+
+  // ---- history_search ----
+
+  private ToolDef search() {
+    Map<String, Object> in = Schema.object()
+        .req("query", Schema.string("Words to find (full-text; a phrase in double quotes)", 1, 500))
+        .opt("provider", Schema.oneOf("Only sessions of this agent", PROVIDERS))
+        .opt("project", Schema.string("Only sessions of this project (its folder name)"))
+        .opt("limit", Schema.integer("How many hits at most (default 20)", 1, MAX_HITS))
+        .build();
+    Map<String, Object> hit = Schema.object()
+        .req("session_id", Schema.string("The session; read it with history_session"))
+        .opt("session_title", Schema.string(null))
+        .req("kind", Schema.oneOf("Where the words were found", List.of("message", "tool_input", "tool_output")))
+        .req("ref", Schema.string("The message uuid or tool call id inside the session"))
+        .req("snippet", Schema.string("The matching text, matched words in [brackets]"))
+        .req("rank", Schema.number("Relevance; lower is better"))
+        .build();
+    Map<String, Object> out = Schema.object()
+        .req("query", Schema.string(null))
+        .req("hits", Schema.array("Best first", hit))
+        .build();
+    return ToolDef.read("history_search", "Search the history",
+        "Full-text search over every imported agent transcript (Claude Code, Codex): ranked hits with the"
+            + " session id, the message or tool call they are in, and a snippet.",
+        in, out, args -> {
+          String q = args.string("query").trim();
+          if (q.length() > 500) {
+            throw args.bad("query is longer than 500 characters");
+          }
+          Provider provider = provider(args);
+          String project = blankToNull(args.optString("project"));
+          int limit = args.intOr("limit", 1, MAX_HITS, 20);
+          List<SearchHit> hits = history.read(h -> h.search(q, new SearchFilter(provider, project, null), limit));
+          ObjectNode result = Jsons.object().put("query", q);
+          ArrayNode arr = result.putArray("hits");
+          for (SearchHit sh : hits) {
+            arr.addObject().put("session_id", sh.sessionId()).put("session_title", sh.sessionTitle())
+                .put("kind", sh.kind()).put("ref", sh.ref()).put("snippet", sh.snippet()).put("rank", sh.rank());
+          }
+          return ToolDef.Outcome.of(result);
+        });
+  }
+
+  // ---- history_session ----
+
+  private ToolDef session() {
+    Map<String, Object> in = Schema.object()
+        .req("id", Schema.string("A session id, or an unambiguous prefix of one"))
+        .opt("offset", Schema.integer("First entry to return (default 0)", 0, Integer.MAX_VALUE))
+        .opt("limit", Schema.integer("How many entries at most (default 50)", 1, MAX_PAGE))
+        .build();
+    Map<String, Object> header = Schema.object()
+        .req("id", Schema.string(null))
+        .opt("source", Schema.string("claude or codex"))
+        .opt("title", Schema.string(null))
+        .opt("project", Schema.string(null))
+        .opt("cwd", Schema.string(null))
+        .opt("git_branch", Schema.string(null))
+        .opt("version", Schema.string(null))
+        .opt("started_at", Schema.string(null))
+        .opt("ended_at", Schema.string(null))
+        .req("message_count", Schema.integer(null))
+        .opt("parent_session_id", Schema.string(null))
+        .opt("agent_type", Schema.string(null))
+        .opt("usage", Schema.anyObject("Token totals of the session"))
+        .build();
+    Map<String, Object> entry = Schema.object()
+        .req("type", Schema.oneOf(null, List.of("message", "thinking", "tool_call", "summary")))
+        .build("One entry of the session detail, as GET /api/history/sessions/{id} gives it");
+    Map<String, Object> out = Schema.object()
+        .req("session", header)
+        .req("total_entries", Schema.integer(null))
+        .req("offset", Schema.integer(null))
+        .req("entries", Schema.array(null, entry))
+        .build();
+    return ToolDef.read("history_session", "Read a session",
+        "A page of one session's detail: its messages, thinking, tool calls with their results, and"
+            + " summaries, oldest first. Page on with offset.",
+        in, out, args -> {
+          String id = args.string("id").trim();
+          int offset = args.intOr("offset", 0, Integer.MAX_VALUE, 0);
+          int limit = args.intOr("limit", 1, MAX_PAGE, 50);
+          byte[] json = history.read(h -> DetailJson.writeUtf8(h.detail(id)));
+          JsonNode detail;
+          try {
+            detail = Jsons.MAPPER.readTree(json);
+          } catch (IOException e) {
+            throw new PortException(PortException.Reason.UNAVAILABLE, "the session detail could not be read back", e);
+          }
+          JsonNode entries = detail.get("entries");
+          ObjectNode result = Jsons.object();
+          result.set("session", detail.get("session"));
+          result.put("total_entries", entries.size()).put("offset", offset);
+          ArrayNode page = result.putArray("entries");
+          for (int i = offset; i < entries.size() && i < (long) offset + limit; i++) {
+            page.add(entries.get(i));
+          }
+          return ToolDef.Outcome.of(result);
+        });
+  }
+
+  // ---- history_usage ----
+
+  private ToolDef usage() {
+    Map<String, Object> in = Schema.object()
+        .opt("by", Schema.oneOf("How to group (default day)", GROUPINGS))
+        .opt("days", Schema.integer("With by=day: only the last N days (UTC)", 1, 3650))
+        .build();
+    Map<String, Object> row = Schema.object()
+        .req("key", Schema.string("The day, model, session id, provider or project"))
+        .req("responses", Schema.integer("Model responses, each counted once"))
+        .req("input_tokens", Schema.integer(null))
+        .req("output_tokens", Schema.integer(null))
+        .req("cache_read_tokens", Schema.integer(null))
+        .req("cache_creation_tokens", Schema.integer(null))
+        .opt("cost_usd", Schema.number("Absent when no response of the group could be priced"))
+        .req("unpriced_responses", Schema.integer("Responses whose model has no price"))
+        .build();
+    Map<String, Object> out = Schema.object()
+        .req("by", Schema.string(null))
+        .req("rows", Schema.array(null, row))
+        .req("total", row)
+        .req("prices", Schema.string("Which price table priced the rows"))
+        .req("warnings", Schema.array(null, Schema.string(null)))
+        .build();
+    return ToolDef.read("history_usage", "Tokens and cost",
+        "Token totals and cost in US dollars of the imported history, grouped by day, model, session,"
+            + " provider or project.",
+        in, out, args -> {
+          String byName = args.choice("by", GROUPINGS, "day");
+          UsageGrouping by = UsageGrouping.valueOf(byName.toUpperCase(Locale.ROOT));
+          Integer days = args.optInt("days", 1, 3650);
+          if (days != null && by != UsageGrouping.DAY) {
+            throw args.bad("days applies only to by=day");
+          }
+          String since = days == null ? null : LocalDate.now(ZoneOffset.UTC).minusDays(days - 1L).toString();
+          PriceFiles.Loaded prices = history.prices();
+          UsageReport report = history.read(h -> h.usageReport(by, prices.table(), null));
+          ObjectNode result = Jsons.object().put("by", byName);
+          ArrayNode rows = result.putArray("rows");
+          for (UsageRow u : report.rows()) {
+            if (since == null || u.key().compareTo(since) >= 0) {
+              rows.add(row(u));
+            }
+          }
+          result.set("total", row(report.total()));
+          result.put("prices", report.pricesSource() + " " + report.pricesVersion());
+          ArrayNode warnings = result.putArray("warnings");
+          prices.warnings().forEach(warnings::add);
+          report.warnings().forEach(warnings::add);
+          return ToolDef.Outcome.of(result);
+        });
+  }
+
+  private static ObjectNode row(UsageRow u) {
+    ObjectNode o = Jsons.object().put("key", u.key()).put("responses", u.responses())
+        .put("input_tokens", u.usage().input()).put("output_tokens", u.usage().output())
+        .put("cache_read_tokens", u.usage().cacheRead()).put("cache_creation_tokens", u.usage().cacheCreation());
+    if (u.responses() == 0 || u.hasCost()) {
+      o.put("cost_usd", Math.round(u.costUsd() * 1e6) / 1e6);
+    }
+    return o.put("unpriced_responses", u.unpricedResponses());
+  }
+
+  // ---- history_sessions ----
+
+  private ToolDef sessions() {
+    Map<String, Object> in = Schema.object()
+        .opt("provider", Schema.oneOf("Only sessions of this agent", PROVIDERS))
+        .opt("project", Schema.string("Only sessions of this project (its folder name)"))
+        .opt("since", Schema.string("Only sessions active at or after this ISO instant, e.g. 2026-11-01T00:00:00Z"))
+        .opt("include_subagents", Schema.bool("List subagent transcripts too (default false)"))
+        .opt("limit", Schema.integer("How many at most (default 50)", 1, MAX_PAGE))
+        .opt("offset", Schema.integer("Skip this many (default 0)", 0, Integer.MAX_VALUE))
+        .build();
+    Map<String, Object> session = Schema.object()
+        .req("id", Schema.string(null))
+        .req("source", Schema.string("claude or codex"))
+        .opt("title", Schema.string(null))
+        .opt("project", Schema.string(null))
+        .opt("cwd", Schema.string(null))
+        .opt("git_branch", Schema.string(null))
+        .opt("started_at", Schema.string(null))
+        .opt("ended_at", Schema.string(null))
+        .req("message_count", Schema.integer(null))
+        .opt("parent_session_id", Schema.string(null))
+        .build();
+    Map<String, Object> out = Schema.object()
+        .req("total", Schema.integer("Sessions matching the filters in all pages"))
+        .req("offset", Schema.integer(null))
+        .req("sessions", Schema.array("Newest activity first", session))
+        .build();
+    return ToolDef.read("history_sessions", "List sessions",
+        "The imported sessions, newest activity first, filtered by provider, project and time.",
+        in, out, args -> {
+          Provider provider = provider(args);
+          String project = blankToNull(args.optString("project"));
+          String since = blankToNull(args.optString("since"));
+          if (since != null) {
+            try {
+              java.time.Instant.parse(since);
+            } catch (java.time.format.DateTimeParseException e) {
+              throw args.bad("since must be an ISO instant such as 2026-11-01T00:00:00Z, got '" + since + "'");
+            }
+          }
+          boolean subagents = args.flag("include_subagents");
+          int limit = args.intOr("limit", 1, MAX_PAGE, 50);
+          int offset = args.intOr("offset", 0, Integer.MAX_VALUE, 0);
+          Page<SessionSummary> page = history.read(h -> h.sessions(
+              new SessionQuery(provider, project, since, subagents, limit, offset)));
+          ObjectNode result = Jsons.object().put("total", page.total()).put("offset", page.offset());
+          ArrayNode arr = result.putArray("sessions");
+          for (SessionSummary s : page.items()) {
+            arr.addObject().put("id", s.id()).put("source", s.source()).put("title", s.title())
+                .put("project", s.project()).put("cwd", s.cwd()).put("git_branch", s.gitBranch())
+                .put("started_at", s.startedAt()).put("ended_at", s.endedAt()).put("message_count", s.messageCount())
+                .put("parent_session_id", s.parentSessionId());
+          }
+          return ToolDef.Outcome.of(result);
+        });
+  }
+
+  /** The session as Markdown, for the agentdesk://history/sessions/{id} resource. */
+  String markdown(String id) {
+    return history.read(h -> dev.agentdesk.transcripts.assemble.DetailMarkdown.write(h.detail(id)));
+  }
+
+  private static Provider provider(Args args) {
+    String name = args.choice("provider", PROVIDERS, null);
+    return name == null ? null : Provider.parse(name);
+  }
+
+  private static String blankToNull(String s) {
+    return s == null || s.isBlank() ? null : s;
+  }
+}
