@@ -7,7 +7,9 @@
 //   {"transport": "stdio", "command": "java", "args": [...], "env": {...}}
 //   "steps": [{"op": "listTools"}, {"op": "call", "name": "…", "arguments": {…}},
 //             {"op": "listResourceTemplates"}, {"op": "readResource", "uri": "…"},
+//             {"op": "callUntil", "name": "…", "arguments": {…}, "contains": "text", "timeoutMs": 10000},
 //             {"op": "time", "name": "…", "arguments": {…}, "warmup": 50, "count": 500}]
+// Each step may carry a "label", echoed in its answer.
 // It prints one JSON document: the server's info and instructions, then one answer per step. A call's
 // answer carries schemaErrors: Ajv's findings for its structured result against the tool's declared
 // output schema (null when it conforms), so the caller can assert on both the result and the check.
@@ -55,6 +57,7 @@ try {
   out.instructions = client.getInstructions();
   out.protocolVersion = t.protocolVersion ?? null;
   for (const step of plan.steps) {
+    const push = (answer) => out.steps.push({ label: step.label ?? null, ...answer });
     try {
       if (step.op === "listTools") {
         const r = await client.listTools();
@@ -64,14 +67,24 @@ try {
           ajv.compile(tool.inputSchema);
           if (tool.outputSchema) ajv.compile(tool.outputSchema);
         }
-        out.steps.push({ ok: true, result: r });
+        push({ ok: true, result: r });
       } else if (step.op === "call") {
         const r = await client.callTool({ name: step.name, arguments: step.arguments ?? {} });
-        out.steps.push({ ok: true, result: r, schemaErrors: check(step.name, r) });
+        push({ ok: true, result: r, schemaErrors: check(step.name, r) });
+      } else if (step.op === "callUntil") {
+        // Repeats a call until its JSON holds the text (a terminal catching up with typed input).
+        const deadline = Date.now() + (step.timeoutMs ?? 10000);
+        let r;
+        do {
+          r = await client.callTool({ name: step.name, arguments: step.arguments ?? {} });
+          if (JSON.stringify(r).includes(step.contains)) break;
+          await new Promise((res) => setTimeout(res, 100));
+        } while (Date.now() < deadline);
+        push({ ok: true, result: r, schemaErrors: check(step.name, r) });
       } else if (step.op === "listResourceTemplates") {
-        out.steps.push({ ok: true, result: await client.listResourceTemplates() });
+        push({ ok: true, result: await client.listResourceTemplates() });
       } else if (step.op === "readResource") {
-        out.steps.push({ ok: true, result: await client.readResource({ uri: step.uri }) });
+        push({ ok: true, result: await client.readResource({ uri: step.uri }) });
       } else if (step.op === "time") {
         const args = { name: step.name, arguments: step.arguments ?? {} };
         for (let i = 0; i < (step.warmup ?? 0); i++) await client.callTool(args);
@@ -85,13 +98,13 @@ try {
         }
         ms.sort((a, b) => a - b);
         const q = (p) => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))];
-        out.steps.push({ ok: true, result: { count: ms.length, errors, p50: q(0.5), p90: q(0.9), p99: q(0.99),
+        push({ ok: true, result: { count: ms.length, errors, p50: q(0.5), p90: q(0.9), p99: q(0.99),
           min: ms[0], max: ms[ms.length - 1] } });
       } else {
         throw new Error(`unknown op ${step.op}`);
       }
     } catch (e) {
-      out.steps.push({ ok: false, error: String(e?.message ?? e), code: e?.code ?? null });
+      push({ ok: false, error: String(e?.message ?? e), code: e?.code ?? null });
     }
   }
 } catch (e) {

@@ -23,6 +23,7 @@ import picocli.CommandLine.Command;
         TermCommand.class,
         HistoryCommand.class,
         AgentCommand.class,
+        McpCommand.class,
         dev.agentdesk.app.history.PricesCommand.class,
         CommandLine.HelpCommand.class
     })

@@ -20,7 +20,12 @@ public final class DbOption {
   String url;
 
   /** Where the history lives: a SQLite file or a JDBC URL (exactly one is set). */
-  record Target(Path file, String url) {}
+  public record Target(Path file, String url) {}
+
+  /** This option, else the XDG default file (for a command with no parent that has the option). */
+  public Target resolve() {
+    return resolve(this, null);
+  }
 
   /** This option, else the parent's, else the XDG default file. */
   static Target resolve(DbOption own, DbOption parent) {

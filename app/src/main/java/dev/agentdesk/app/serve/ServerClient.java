@@ -101,11 +101,29 @@ public final class ServerClient {
     return b;
   }
 
+  /** A call whose body is bytes (a screenshot); any status but 401. */
+  public record BinaryResponse(int status, byte[] body, HttpHeaders headers) {
+    public boolean ok() {
+      return status >= 200 && status < 300;
+    }
+  }
+
+  /** {@code GET path}, the body kept as bytes. */
+  public BinaryResponse getBytes(String path) {
+    HttpResponse<byte[]> r = exchange(request(path).GET(), HttpResponse.BodyHandlers.ofByteArray());
+    return new BinaryResponse(r.statusCode(), r.body(), r.headers());
+  }
+
   /** Sends a request made by {@link #request}. */
   public Response send(HttpRequest.Builder b) {
-    HttpResponse<String> r;
+    HttpResponse<String> r = exchange(b, HttpResponse.BodyHandlers.ofString());
+    return new Response(r.statusCode(), r.body(), r.headers());
+  }
+
+  private <T> HttpResponse<T> exchange(HttpRequest.Builder b, HttpResponse.BodyHandler<T> handler) {
+    HttpResponse<T> r;
     try {
-      r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+      r = http.send(b.build(), handler);
     } catch (ConnectException e) {
       throw new ServerClientException("no agentdesk server answers at " + base + ": start one with 'agentdesk serve'", e);
     } catch (IOException e) {
@@ -120,7 +138,7 @@ public final class ServerClient {
               + " or its token changed after it started")
               .orElse(token.isPresent() ? "the token" : "a call without a token"), null);
     }
-    return new Response(r.statusCode(), r.body(), r.headers());
+    return r;
   }
 
   /** Opens the WebSocket at {@code path} (e.g. {@code /ws/events}), the token in a header. */

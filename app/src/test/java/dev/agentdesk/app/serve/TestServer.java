@@ -90,6 +90,16 @@ public final class TestServer implements AutoCloseable {
     return new TestServer(dir, Serve.start(config, env), config.token());
   }
 
+  /** {@link #withAgents} whose MCP endpoint allows the control tools or not. */
+  public static TestServer withAgents(Path dir, java.util.Map<String, String> env, boolean mcpAllowControl) {
+    Path home = Path.of(env.get("HOME"));
+    ServeConfig config = new ServeConfig("127.0.0.1", 0, newToken(),
+        new ServeConfig.Database.SqliteFile(dir.resolve("db").resolve("history.db")),
+        home.resolve(".claude/projects"), home.resolve(".codex/sessions"), true, dir.resolve("data"))
+        .withMcpAllowControl(mcpAllowControl);
+    return new TestServer(dir, Serve.start(config, env), config.token());
+  }
+
   public static TestServer start(ServeConfig config, Path dir) {
     return new TestServer(dir, Serve.start(config), config.token());
   }

@@ -162,8 +162,10 @@ public final class SandboxesArea implements ApiArea {
       if (argv == null || argv.isEmpty() || argv.get(0) == null || argv.get(0).isBlank()) {
         throw new IllegalArgumentException("argv must name the program to run, e.g. [\"ls\", \"-l\"]");
       }
-      if (argv.contains(null)) {
-        throw new IllegalArgumentException("argv must not contain null");
+      for (String a : argv) {
+        if (a == null) {
+          throw new IllegalArgumentException("argv must not contain null");
+        }
       }
       argv = List.copyOf(argv);
     }

@@ -1,0 +1,112 @@
+package dev.agentdesk.app.serve.mcp;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A real {@code agentdesk runtime} (exec on) on a test's Xvfb, in a session bus of its own with the
+ * accessibility bus started, and a zenity dialog on the screen: the sandbox whose tree
+ * {@code sandbox_observe} reads. Closing it ends the processes it started.
+ */
+final class AccessibleRuntime implements AutoCloseable {
+  static final String TOKEN = "mcp-runtime-token-0123456789";
+  private static final Pattern LISTENING = Pattern.compile("listening on (ws://\\S+)");
+
+  private final Process session;
+  final String url;
+
+  private AccessibleRuntime(Process session, String url) {
+    this.session = session;
+    this.url = url;
+  }
+
+  static AccessibleRuntime start(String display, Path dir) throws IOException, InterruptedException {
+    Path token = dir.resolve("runtime-token");
+    Files.writeString(token, TOKEN);
+    Files.setPosixFilePermissions(token, PosixFilePermissions.fromString("rw-------"));
+    Path xdg = Files.createDirectories(dir.resolve("xdg-runtime"));
+    Files.setPosixFilePermissions(xdg, PosixFilePermissions.fromString("rwx------"));
+    String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    String script = "/usr/libexec/at-spi-bus-launcher --launch-immediately >/dev/null 2>&1 &\n"
+        + "sleep 1\n"
+        + "zenity --entry --title=Sandbox --text='Type here' >/dev/null 2>&1 &\n"
+        + "exec \"$JAVA\" -cp \"$CP\" dev.agentdesk.app.Main runtime --listen 127.0.0.1:0 --token-file \"$TOKEN_FILE\""
+        + " --allow-exec --display \"$DISPLAY\"\n";
+    ProcessBuilder pb = new ProcessBuilder("dbus-run-session", "--", "bash", "-c", script);
+    var env = pb.environment();
+    env.put("DISPLAY", display);
+    env.put("GTK_A11Y", "atspi");
+    env.put("ACCESSIBILITY_ENABLED", "1");
+    env.put("GSETTINGS_BACKEND", "memory");
+    env.put("GDK_BACKEND", "x11");
+    env.put("LANG", "C.UTF-8");
+    env.put("XDG_RUNTIME_DIR", xdg.toString());
+    env.put("JAVA", java);
+    env.put("CP", cp);
+    env.put("TOKEN_FILE", token.toString());
+    pb.redirectError(dir.resolve("runtime-stderr.txt").toFile());
+    Process p = pb.start();
+    CompletableFuture<String> url = CompletableFuture.supplyAsync(() -> {
+      try {
+        BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        for (String line; (line = r.readLine()) != null; ) {
+          Matcher m = LISTENING.matcher(line);
+          if (m.find()) {
+            return m.group(1);
+          }
+        }
+        return null;
+      } catch (IOException e) {
+        return null;
+      }
+    });
+    String found;
+    try {
+      found = url.get(60, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      found = null;
+    }
+    if (found == null) {
+      end(p);
+      throw new IOException("agentdesk runtime did not start: " + Files.readString(dir.resolve("runtime-stderr.txt")));
+    }
+    AccessibleRuntime rt = new AccessibleRuntime(p, found);
+    rt.awaitDialog();
+    return rt;
+  }
+
+  /** Waits until zenity's dialog is on the accessibility tree (GTK starts after the runtime). */
+  private void awaitDialog() throws InterruptedException {
+    Thread.sleep(1500);
+  }
+
+  private static void end(Process p) {
+    List<ProcessHandle> children = p.descendants().toList();
+    children.forEach(ProcessHandle::destroy);
+    p.destroy();
+    try {
+      if (!p.waitFor(10, TimeUnit.SECONDS)) {
+        children.forEach(ProcessHandle::destroyForcibly);
+        p.destroyForcibly();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @Override
+  public void close() {
+    end(session);
+  }
+}
