@@ -26,6 +26,8 @@ public final class RemotePorts {
   private final Supplier<ServerClient> connect;
   private final String where;
   private volatile ServerClient client;
+  /** Why the last attempt to reach the server failed, for {@link #problem()}. */
+  private volatile String lastProblem;
 
   /**
    * @param connect makes a client (reads the token file); may throw
@@ -42,7 +44,7 @@ public final class RemotePorts {
       ServerClient.Response r = call(c -> c.get("/api/health"));
       return r.ok() ? null : "GET /api/health answered " + r.status();
     } catch (PortException e) {
-      return e.getMessage();
+      return lastProblem;
     }
   }
 
@@ -59,6 +61,7 @@ public final class RemotePorts {
   }
 
   private PortException unavailable(String why) {
+    lastProblem = why;
     return new PortException(PortException.Reason.UNAVAILABLE, why + ". The terminal_*, agent_* and sandbox_*"
         + " tools need a running 'agentdesk serve' (looked for at " + where + "); the history_* tools work without it");
   }
