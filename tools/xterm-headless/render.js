@@ -11,6 +11,9 @@
 //   node render.js json COLS ROWS FILE   prints the final screen of FILE as one JSON object
 //   node render.js bench COLS ROWS SECONDS FILE...
 //        prints one JSON line per file: {"file":f,"bytes":n,"mb_per_s":x}
+//   node render.js text COLS ROWS FILE   streams FILE through xterm.js in 1 MiB reads and prints
+//        the final screen as `agentdesk term render` does (rows right-trimmed, trailing blank
+//        rows dropped): the whole-program peer of `./bench vt`
 'use strict';
 const { Terminal } = require('@xterm/headless');
 const { Unicode11Addon } = require('@xterm/addon-unicode11');
@@ -104,6 +107,23 @@ async function bench(cols, rows, seconds, files) {
   }
 }
 
+async function text(cols, rows, file) {
+  const t = newTerminal(cols, rows);
+  const fd = fs.openSync(file, 'r');
+  const buf = Buffer.allocUnsafe(1 << 20);
+  for (;;) {
+    const n = fs.readSync(fd, buf, 0, buf.length, null);
+    if (n === 0) break;
+    // The callback runs once xterm.js has parsed the chunk: then the buffer can be reused.
+    await new Promise((resolve) => t.term.write(buf.subarray(0, n), resolve));
+  }
+  fs.closeSync(fd);
+  const lines = screenOf(t).lines.map((l) => l.replace(/ +$/, ''));
+  while (lines.length && lines[lines.length - 1] === '') lines.pop();
+  if (lines.length) process.stdout.write(lines.join('\n') + '\n');
+  t.term.dispose();
+}
+
 const [mode, ...args] = process.argv.slice(2);
 if (mode === 'serve') {
   serve();
@@ -114,10 +134,13 @@ if (mode === 'serve') {
     process.stdout.write(JSON.stringify(screenOf(t)) + '\n');
     t.term.dispose();
   });
+} else if (mode === 'text') {
+  const [cols, rows, file] = args;
+  text(Number(cols), Number(rows), file);
 } else if (mode === 'bench') {
   const [cols, rows, seconds, ...files] = args;
   bench(Number(cols), Number(rows), Number(seconds), files);
 } else {
-  process.stderr.write('usage: render.js serve | render.js bench COLS ROWS SECONDS FILE...\n');
+  process.stderr.write('usage: render.js serve | json COLS ROWS FILE | text COLS ROWS FILE | bench COLS ROWS SECONDS FILE...\n');
   process.exit(2);
 }
