@@ -12,13 +12,13 @@ import java.util.List;
  * source code and a long GTK list — busy pixels (text, borders, gradients) that never animate, so
  * repeated captures are identical and not_modified can match.
  */
-final class BenchDesktop implements AutoCloseable {
+public final class BenchDesktop implements AutoCloseable {
   final XvfbServer xvfb;
   private final List<Process> apps = new ArrayList<>();
   /** JMH ends a fork whose setup failed without calling tear-down: the apps must not outlive it. */
   private final Thread reaper = new Thread(() -> apps.forEach(Process::destroyForcibly), "bench-desktop-reaper");
 
-  BenchDesktop(int width, int height) throws IOException, InterruptedException {
+  public BenchDesktop(int width, int height) throws IOException, InterruptedException {
     xvfb = XvfbServer.start(width, height);
     Runtime.getRuntime().addShutdownHook(reaper);
     Path text = Files.createTempFile("bench-text", ".txt");
@@ -50,7 +50,7 @@ final class BenchDesktop implements AutoCloseable {
     return sb.toString();
   }
 
-  String display() {
+  public String display() {
     return xvfb.display().name();
   }
 
