@@ -5,7 +5,11 @@ import java.util.Locale;
 /** The agents whose transcripts this module reads. */
 public enum Provider {
   CLAUDE("claude"),
-  CODEX("codex");
+  CODEX("codex"),
+  GEMINI("gemini"),
+  COPILOT("copilot"),
+  CURSOR("cursor"),
+  OPENCODE("opencode");
 
   private final String id;
 
@@ -25,6 +29,7 @@ public enum Provider {
         return p;
       }
     }
-    throw new IllegalArgumentException("unknown provider '" + name + "' (expected claude or codex)");
+    throw new IllegalArgumentException("unknown provider '" + name + "' (expected one of "
+        + java.util.Arrays.stream(values()).map(Provider::id).collect(java.util.stream.Collectors.joining(", ")) + ")");
   }
 }

@@ -102,6 +102,11 @@ final class Invariants {
       }
     }
 
+    checkDetail(fresh, freshJson, file);
+  }
+
+  /** What must hold of one fresh parse and its detail JSON. */
+  static void checkDetail(Transcripts.FreshParse fresh, String freshJson, Object file) throws IOException {
     JsonNode detail = MAPPER.readTree(freshJson);
     // no hidden envelope text in any detail
     for (TranscriptRecord r : fresh.records()) {
@@ -164,6 +169,37 @@ final class Invariants {
     assertThat(new long[] {usage.get("input_tokens").asLong(), usage.get("output_tokens").asLong(),
         usage.get("cache_read_tokens").asLong(), usage.get("cache_creation_tokens").asLong()})
         .as("usage of %s", file).containsExactly(sum);
+  }
+
+  /**
+   * The invariants for a source whose sessions are not one append-only file each (an OpenCode storage
+   * folder, an OpenCode database): every unit's fresh parse == its persisted detail, importing again
+   * reads nothing, and the detail checks of {@link #check}.
+   */
+  static void checkSource(Provider provider, Path root, Path work, Databases databases) throws IOException {
+    List<dev.agentdesk.transcripts.adapter.SourceUnit> units =
+        dev.agentdesk.transcripts.adapter.ProviderAdapter.of(provider).discover(root);
+    assertThat(units).as("units under %s", root).isNotEmpty();
+    try (TranscriptHistory h = databases.open(work.resolve("source.db"))) {
+      ImportReport first = h.importFrom(List.of(new Importer.Root(provider, root)), ImportListener.NONE);
+      assertThat(first.problems()).as("problems importing %s", root).isEmpty();
+      ImportReport again = h.importFrom(List.of(new Importer.Root(provider, root)), ImportListener.NONE);
+      assertThat(again.bytesRead()).as("second import of %s", root).isZero();
+      assertThat(again.filesChanged()).isZero();
+      for (dev.agentdesk.transcripts.adapter.SourceUnit u : units) {
+        Transcripts.FreshParse fresh = freshParse(u);
+        assertThat(fresh.problems()).as("problems of %s", u.key()).isEmpty();
+        String freshJson = DetailJson.write(fresh.detail());
+        assertThat(DetailJson.write(h.detail(u.sessionId()))).as("persisted detail of %s", u.key())
+            .isEqualTo(freshJson);
+        checkDetail(fresh, freshJson, u.key());
+      }
+    }
+  }
+
+  /** A complete fresh parse of one unit. */
+  static Transcripts.FreshParse freshParse(dev.agentdesk.transcripts.adapter.SourceUnit u) {
+    return Transcripts.parse(u.provider(), u.part() == null ? u.file() : Path.of(u.file() + "#" + u.part()));
   }
 
   /** Entries with the threads of subagents written into the session's own file, depth first. */

@@ -26,10 +26,30 @@ public final class HistoryFolderOptions {
       + " Default: $CODEX_HOME/sessions, else ~/.codex/sessions")
   List<Path> codex = new ArrayList<>();
 
+  @Option(names = "--gemini", paramLabel = "DIR", description = "Gemini CLI folder (repeatable)."
+      + " Default: $GEMINI_CLI_HOME/.gemini/tmp, else ~/.gemini/tmp")
+  List<Path> gemini = new ArrayList<>();
+
+  @Option(names = "--opencode", paramLabel = "DIR", description = "OpenCode data folder (opencode.db and storage/), a"
+      + " storage folder or an opencode.db (repeatable). Default: $XDG_DATA_HOME/opencode, else ~/.local/share/opencode")
+  List<Path> opencode = new ArrayList<>();
+
+  @Option(names = "--copilot", paramLabel = "DIR", description = "Copilot CLI session-state folder (repeatable)."
+      + " Default: $COPILOT_HOME/session-state, else ~/.copilot/session-state")
+  List<Path> copilot = new ArrayList<>();
+
+  @Option(names = "--cursor", paramLabel = "DIR", description = "Cursor agent projects folder (repeatable)."
+      + " Default: $CURSOR_CONFIG_DIR/projects, else ~/.cursor/projects")
+  List<Path> cursor = new ArrayList<>();
+
   private Map<Provider, List<Path>> named() {
     Map<Provider, List<Path>> m = new LinkedHashMap<>();
     m.put(Provider.CLAUDE, claude);
     m.put(Provider.CODEX, codex);
+    m.put(Provider.GEMINI, gemini);
+    m.put(Provider.OPENCODE, opencode);
+    m.put(Provider.COPILOT, copilot);
+    m.put(Provider.CURSOR, cursor);
     return m;
   }
 

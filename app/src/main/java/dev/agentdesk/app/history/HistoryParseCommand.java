@@ -27,10 +27,11 @@ public final class HistoryParseCommand implements Callable<Integer> {
   @CommandLine.Mixin
   DbOption db = new DbOption();
 
-  @Parameters(paramLabel = "FILE", description = "A Claude Code or Codex .jsonl transcript")
+  @Parameters(paramLabel = "FILE", description = {"A transcript: a Claude Code, Codex, Copilot or Cursor .jsonl,"
+      + " a Gemini CLI .json/.jsonl, an OpenCode storage/session/…/ID.json, or OPENCODE.db#SESSION_ID"})
   Path file;
 
-  @Option(names = "--provider", paramLabel = "P", description = "claude or codex (default: detected)")
+  @Option(names = "--provider", paramLabel = "P", description = "claude, codex, gemini, copilot, cursor or opencode (default: detected from the file)")
   String provider;
 
   @Option(names = "--json", description = "The session detail JSON")
@@ -41,7 +42,9 @@ public final class HistoryParseCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (!Files.isRegularFile(file)) {
+    String name = file.toString();
+    boolean inDatabase = name.lastIndexOf('#') > 0 && Files.isRegularFile(Path.of(name.substring(0, name.lastIndexOf('#'))));
+    if (!Files.isRegularFile(file) && !inDatabase) {
       throw new UserError(file + " is not a file");
     }
     if (json && markdown) {

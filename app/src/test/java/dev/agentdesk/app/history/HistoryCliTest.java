@@ -159,9 +159,9 @@ class HistoryCliTest {
     assertThat(unknown.exit()).isEqualTo(2);
     assertThat(unknown.err()).contains("no session no-such-session");
 
-    CliRun badProvider = run("history", "sessions", "--provider", "gemini", "--db", db.toString());
+    CliRun badProvider = run("history", "sessions", "--provider", "aider", "--db", db.toString());
     assertThat(badProvider.exit()).isEqualTo(2);
-    assertThat(badProvider.err()).contains("unknown provider 'gemini'");
+    assertThat(badProvider.err()).contains("unknown provider 'aider'");
 
     CliRun badGrouping = run("history", "usage", "--by", "week", "--db", db.toString());
     assertThat(badGrouping.exit()).isEqualTo(2);
@@ -201,7 +201,28 @@ class HistoryCliTest {
     }
     CliRun codex = run("history", "search", "flamingo", "--provider", "codex", "--json", "--db", db.toString());
     assertThat(JSON.readTree(codex.out())).isEmpty();
-    CliRun badProvider = run("history", "search", "flamingo", "--provider", "gemini", "--db", db.toString());
+    CliRun badProvider = run("history", "search", "flamingo", "--provider", "aider", "--db", db.toString());
     assertThat(badProvider.exit()).isEqualTo(2);
+  }
+
+  @Test
+  void everyProviderImportsFromItsOwnOptionAndParsesByName() throws IOException {
+    Path agents = dev.agentdesk.testkit.SharedCorpus.require("corpus/transcripts/agent-sessions/stage0/agents");
+    CliRun imp = run("history", "import", "--gemini", agents.resolve("gemini").toString(), "--opencode",
+        agents.resolve("opencode/storage_v2").toString(), "--copilot", agents.resolve("copilot/subdir_v1").toString(),
+        "--cursor", agents.resolve("cursor/subagent").toString(), "--db", db.toString(), "--json");
+    assertThat(imp.exit()).as(imp.err()).isZero();
+    JsonNode report = JSON.readTree(imp.out());
+    assertThat(report.get("files").asInt()).isEqualTo(4 + 2 + 1 + 2);
+    assertThat(report.get("problems")).isEmpty();
+    for (String p : new String[] {"gemini", "opencode", "copilot", "cursor"}) {
+      CliRun list = run("history", "sessions", "--provider", p, "--json", "--db", db.toString());
+      assertThat(list.exit()).as(list.err()).isZero();
+      assertThat(list.out()).as("sessions of %s", p).contains("\"" + p + "\"");
+    }
+    CliRun parse = run("history", "parse", "--provider", "gemini", agents.resolve("gemini/jsonl_v040.jsonl").toString(),
+        "--json");
+    assertThat(parse.exit()).as(parse.err()).isZero();
+    assertThat(JSON.readTree(parse.out()).get("session").get("source").asText()).isEqualTo("gemini");
   }
 }

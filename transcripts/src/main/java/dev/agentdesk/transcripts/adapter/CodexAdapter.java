@@ -54,6 +54,12 @@ public final class CodexAdapter implements ProviderAdapter {
   }
 
   @Override
+  public boolean recognises(Path file, List<String> head) {
+    return head.stream().anyMatch(l -> l.contains("\"session_meta\"") || l.contains("\"response_item\"")
+        || l.contains("\"event_msg\"") || l.contains("\"turn_context\""));
+  }
+
+  @Override
   public Optional<SourceUnit> unitFor(Path file) {
     String name = file.getFileName().toString();
     if (!name.endsWith(".jsonl")) {

@@ -14,7 +14,8 @@ import java.util.stream.Stream;
  * Turns one provider's files into canonical records. Adapters are the only code that knows a
  * provider's format; everything downstream sees {@code TranscriptRecord}s.
  */
-public sealed interface ProviderAdapter permits ClaudeCodeAdapter, CodexAdapter {
+public sealed interface ProviderAdapter permits ClaudeCodeAdapter, CodexAdapter, GeminiAdapter, CopilotAdapter, CursorAdapter,
+    OpenCodeAdapter {
 
   Provider provider();
 
@@ -26,6 +27,14 @@ public sealed interface ProviderAdapter permits ClaudeCodeAdapter, CodexAdapter 
    * the environment {@code env} and the home folder {@code home}; they need not exist.
    */
   List<Path> defaultRoots(Map<String, String> env, Path home);
+
+  /**
+   * Whether {@code file} (its name, and {@code head}: its first non-blank lines, empty for a folder or
+   * a binary file) looks like this provider's, for {@code history parse} without {@code --provider}.
+   */
+  default boolean recognises(Path file, List<String> head) {
+    return false;
+  }
 
   /**
    * Every unit under {@code root} (a folder, or one transcript file), in a stable order.
@@ -54,6 +63,13 @@ public sealed interface ProviderAdapter permits ClaudeCodeAdapter, CodexAdapter 
 
   /** The adapter for {@code provider} with the default batch size. */
   static ProviderAdapter of(Provider provider) {
-    return provider == Provider.CLAUDE ? new ClaudeCodeAdapter() : new CodexAdapter();
+    return switch (provider) {
+      case CLAUDE -> new ClaudeCodeAdapter();
+      case CODEX -> new CodexAdapter();
+      case GEMINI -> new GeminiAdapter();
+      case COPILOT -> new CopilotAdapter();
+      case CURSOR -> new CursorAdapter();
+      case OPENCODE -> new OpenCodeAdapter();
+    };
   }
 }

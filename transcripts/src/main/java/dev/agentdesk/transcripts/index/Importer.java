@@ -60,12 +60,20 @@ public final class Importer {
   public ImportReport run(List<Root> roots, ImportListener listener) {
     List<SourceUnit> units = new ArrayList<>();
     Map<Path, Long> sizes = new HashMap<>();
+    java.util.Set<String> seenKeys = new java.util.HashSet<>();
     long total = 0;
     for (Root root : roots) {
       for (SourceUnit u : units(ProviderAdapter.of(root.provider()), root.path())) {
+        if (!seenKeys.add(u.key())) {
+          continue; // the same file under two roots (a folder and a link to it) is read once
+        }
         units.add(u);
-        long size = sizes.computeIfAbsent(u.file(), Importer::sizeOf);
-        total += size;
+        if (!sizes.containsKey(u.file())) {
+          // A file that holds several sessions counts once toward the bytes to read.
+          long size = sizeOf(u.file());
+          sizes.put(u.file(), size);
+          total += size;
+        }
       }
     }
     // Read what the parser needs from the database up front: the connection stays on this thread.
@@ -73,14 +81,14 @@ public final class Importer {
     Map<SourceUnit, String> conflicts = new HashMap<>();
     Map<String, String> claimed = new HashMap<>();
     for (SourceUnit unit : units) {
-      String path = unit.file().toAbsolutePath().normalize().toString();
+      String path = unit.key();
       String owner = store.sessionOwner(unit.sessionId()).orElse(claimed.get(unit.sessionId()));
       if (owner != null && !owner.equals(path)) {
         conflicts.put(unit, owner);
       } else {
         claimed.put(unit.sessionId(), path);
       }
-      store.cursor(unit.file()).ifPresent(c -> cursors.put(unit, c));
+      store.cursor(unit).ifPresent(c -> cursors.put(unit, c));
     }
     listener.started(units.size(), total);
 
@@ -158,7 +166,7 @@ public final class Importer {
       for (SourceUnit unit : units) {
         String owner = conflicts.get(unit);
         if (owner != null) {
-          put(queue, new Skip(unit, new LineProblem(unit.file().toAbsolutePath().normalize().toString(), 0,
+          put(queue, new Skip(unit, new LineProblem(unit.key(), 0,
               "skipped: session id " + unit.sessionId() + " is already imported from " + owner)));
           continue;
         }

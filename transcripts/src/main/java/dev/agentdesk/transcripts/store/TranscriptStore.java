@@ -101,8 +101,17 @@ public final class TranscriptStore implements AutoCloseable {
 
   /** The stored cursor of {@code file}, if it was imported before. */
   public Optional<Cursor> cursor(Path file) {
+    return cursor(key(file));
+  }
+
+  /** The stored cursor of {@code unit}, if it was imported before. */
+  public Optional<Cursor> cursor(SourceUnit unit) {
+    return cursor(unit.key());
+  }
+
+  private Optional<Cursor> cursor(String key) {
     return query("SELECT file_key, byte_offset, line, head_hash, state FROM cursors WHERE path = ?",
-        List.of(key(file)), rs -> new Cursor(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getString(4),
+        List.of(key), rs -> new Cursor(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getString(4),
             rs.getString(5))).stream().findFirst();
   }
 
@@ -142,7 +151,7 @@ public final class TranscriptStore implements AutoCloseable {
           ParseResult result = b.result();
           w.write(result.records());
           Cursor n = result.next();
-          cur.setString(1, key(unit.file()));
+          cur.setString(1, unit.key());
           cur.setString(2, unit.provider().id());
           cur.setString(3, dialect.storableText(unit.sessionId()));
           cur.setString(4, n.fileKey());
@@ -153,7 +162,7 @@ public final class TranscriptStore implements AutoCloseable {
           cur.setString(9, now);
           cur.executeUpdate();
           for (LineProblem problem : result.problems()) {
-            prob.setString(1, key(unit.file()));
+            prob.setString(1, unit.key());
             prob.setLong(2, problem.line());
             prob.setString(3, dialect.storableText(problem.reason()));
             prob.executeUpdate();

@@ -1,0 +1,358 @@
+package dev.agentdesk.transcripts.adapter;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentdesk.transcripts.LineProblem;
+import dev.agentdesk.transcripts.Provider;
+import dev.agentdesk.transcripts.records.ContentTypes;
+import dev.agentdesk.transcripts.records.DeleteSessionRecord;
+import dev.agentdesk.transcripts.records.MessageRecord;
+import dev.agentdesk.transcripts.records.Presentations;
+import dev.agentdesk.transcripts.records.SubagentRecord;
+import dev.agentdesk.transcripts.records.TokenUsage;
+import dev.agentdesk.transcripts.records.ToolCallRecord;
+import dev.agentdesk.transcripts.records.ToolResultRecord;
+import dev.agentdesk.transcripts.records.TranscriptRecord;
+import dev.agentdesk.transcripts.records.Visibility;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * GitHub Copilot CLI: {@code ~/.copilot/session-state/<id>/events.jsonl} (older releases: a flat
+ * {@code session-state/<id>.jsonl}). Each line is an event {@code {type, data, id, timestamp,
+ * parentId}}: {@code session.start}, {@code user.message}, {@code assistant.message} (text and
+ * {@code toolRequests}), {@code assistant.reasoning}, {@code tool.execution_start/complete},
+ * {@code subagent.started/completed}, {@code abort}, {@code session.error}, and
+ * {@code session.shutdown}, whose {@code modelMetrics} hold the run's tokens per model (the only
+ * token counts the log has). A subagent's events carry {@code parentToolCallId}: they are the
+ * thread of the call that started it.
+ */
+public final class CopilotAdapter implements ProviderAdapter {
+  @Override
+  public Provider provider() {
+    return Provider.COPILOT;
+  }
+
+  /** {@code $COPILOT_HOME/session-state}, else {@code ~/.copilot/session-state}. */
+  @Override
+  public List<Path> defaultRoots(Map<String, String> env, Path home) {
+    Path dir = Env.dir(env, "COPILOT_HOME");
+    return List.of((dir != null ? dir : home.resolve(".copilot")).resolve("session-state"));
+  }
+
+  @Override
+  public boolean recognises(Path file, List<String> head) {
+    return head.stream().anyMatch(l -> l.contains("\"session.start\"") || l.contains("\"user.message\"")
+        || l.contains("\"assistant.message\""));
+  }
+
+  @Override
+  public Optional<SourceUnit> unitFor(Path file) {
+    String name = file.getFileName().toString();
+    if (!name.endsWith(".jsonl")) {
+      return Optional.empty();
+    }
+    Path dir = file.toAbsolutePath().getParent();
+    if (name.equals("events.jsonl")) {
+      if (dir == null || dir.getFileName() == null) {
+        return Optional.empty();
+      }
+      return Optional.of(new SourceUnit(Provider.COPILOT, file, dir.getFileName().toString(), null, null));
+    }
+    return Optional.of(new SourceUnit(Provider.COPILOT, file, name.substring(0, name.length() - 6), null, null));
+  }
+
+  @Override
+  public ParseResult parse(SourceUnit unit, Cursor cursor) {
+    List<LineProblem> problems = new ArrayList<>();
+    Events ev = new Events(unit, cursor == null ? null : cursor.state());
+    JsonlScan.Outcome out = JsonlScan.scan(unit, cursor, ClaudeCodeAdapter.DEFAULT_BATCH_BYTES, ev::line, problems,
+        ev::stateJson);
+    String restart = out.restartReason();
+    if (restart != null) {
+      ev = new Events(unit, null);
+      problems.clear();
+      out = JsonlScan.scan(unit, null, ClaudeCodeAdapter.DEFAULT_BATCH_BYTES, ev::line, problems, ev::stateJson);
+    }
+    List<TranscriptRecord> records = new ArrayList<>(ev.records.size() + 2);
+    if (restart != null) {
+      records.add(new DeleteSessionRecord(unit.sessionId(), restart));
+    }
+    records.add(ev.session.toRecord(unit, out.fromStart()));
+    records.addAll(ev.records);
+    return new ParseResult(records, out.next(), problems, ev.ignored, out.bytesRead(), out.atEnd());
+  }
+
+  static String presentation(String name) {
+    if (name == null) {
+      return Presentations.GENERIC;
+    }
+    return switch (name) {
+      case "bash", "shell", "powershell", "read_bash", "write_bash", "stop_bash" -> Presentations.SHELL;
+      case "view", "read", "read_file" -> Presentations.READ;
+      case "edit", "create", "str_replace_editor", "apply_patch", "write" -> Presentations.EDIT;
+      case "grep", "glob", "rg", "search" -> Presentations.SEARCH;
+      case "web_fetch", "fetch", "web_search" -> Presentations.WEB;
+      case "update_todo", "todo", "write_todos" -> Presentations.TODO_LIST;
+      case "task", "agent" -> Presentations.SUBAGENT;
+      default -> name.contains("-") && name.indexOf('-') > 0 && name.startsWith("github-")
+          ? Presentations.MCP : Presentations.GENERIC;
+    };
+  }
+
+  /** One read's records plus the carry-over (current model, subagent calls) kept in the cursor. */
+  private static final class Events {
+    final SourceUnit unit;
+    final List<TranscriptRecord> records = new ArrayList<>();
+    final SessionAccumulator session = new SessionAccumulator();
+    final Map<String, Long> ignored = new TreeMap<>();
+    final ObjectNode state;
+
+    Events(SourceUnit unit, String stateJson) {
+      this.unit = unit;
+      ObjectNode s = null;
+      if (stateJson != null) {
+        try {
+          s = (ObjectNode) JsonlScan.MAPPER.readTree(stateJson);
+        } catch (Exception e) {
+          s = null;
+        }
+      }
+      state = s != null ? s : JsonlScan.MAPPER.createObjectNode();
+      if (!(state.get("subagents") instanceof ObjectNode)) {
+        state.putObject("subagents");
+      }
+    }
+
+    String stateJson() {
+      return state.toString();
+    }
+
+    private void ignore(String kind) {
+      ignored.merge(kind, 1L, Long::sum);
+    }
+
+    void line(ObjectNode node, long offset, long lineNo) {
+      String type = Json.str(node, "type");
+      if (type == null) {
+        throw new JsonlScan.BadLine("event has no \"type\"");
+      }
+      JsonNode data = node.get("data");
+      if (!(data instanceof ObjectNode d)) {
+        throw new JsonlScan.BadLine("\"data\" is " + (data == null ? "missing" : "not an object"));
+      }
+      String ts = Json.timestamp(Json.str(node, "timestamp"));
+      // Event ids are not always unique (redacted logs repeat one placeholder): the offset is.
+      String uuid = "L" + offset;
+      List<TranscriptRecord> out = new ArrayList<>(2);
+      switch (type) {
+        case "session.start", "session.resume" -> {
+          if (Json.str(d, "sessionId") != null && !Json.str(d, "sessionId").equals(unit.sessionId())) {
+            ignore("session.start (other session id)");
+          }
+          session.version(Json.str(d, "copilotVersion"));
+          JsonNode ctx = Json.obj(d, "context");
+          session.cwd(Json.str(ctx, "cwd"));
+          session.gitBranch(Json.str(ctx, "branch"));
+          model(Json.str(d, "selectedModel"));
+        }
+        case "session.model_change" -> model(Json.str(d, "newModel"));
+        case "user.message" -> {
+          String text = Json.str(d, "content");
+          if (text == null || text.isBlank()) {
+            ignore("user.message (empty)");
+          } else {
+            out.add(msg(d, uuid, offset, 0, ts, "user", text, ContentTypes.TEXT, false, null, null));
+            if (thread(d) == null) {
+              session.messageCount++;
+              session.firstPrompt(text);
+            }
+          }
+        }
+        case "assistant.message" -> assistant(d, uuid, offset, ts, out);
+        case "assistant.reasoning" -> {
+          String text = Json.str(d, "content");
+          out.add(msg(d, uuid, offset, 0, ts, "assistant", text == null || text.isBlank() ? null : text,
+              ContentTypes.THINKING, false, model(d), null));
+        }
+        case "tool.execution_start" -> {
+          String call = Json.str(d, "toolCallId");
+          if (call == null) {
+            ignore("tool.execution_start (no call id)");
+          } else if (!state.path("calls").has(call)) {
+            // Older logs start a tool before (or without) the message that requests it.
+            toolCall(d, call, Json.str(d, "toolName"), d.get("arguments"), uuid, offset, 0, ts, out);
+          } else {
+            ignore("tool.execution_start");
+          }
+        }
+        case "tool.execution_complete" -> {
+          String call = Json.str(d, "toolCallId");
+          if (call == null) {
+            ignore("tool.execution_complete (no call id)");
+          } else {
+            JsonNode result = Json.obj(d, "result");
+            String content = result == null ? null : Json.str(result, "content");
+            if (content == null && result != null && result.get("content") != null) {
+              content = result.get("content").toString();
+            }
+            out.add(new ToolResultRecord(unit.sessionId(), call, TranscriptRecord.ordinal(offset, 0), ts, content,
+                !Json.bool(d, "success")));
+          }
+        }
+        case "subagent.started", "subagent.completed" -> {
+          String call = Json.str(d, "toolCallId");
+          if (call == null) {
+            ignore(type + " (no call id)");
+          } else {
+            ((ObjectNode) state.get("subagents")).put(call, true);
+            out.add(new SubagentRecord(unit.sessionId(), threadId(call), call,
+                GeminiMessages.firstNonBlank(Json.str(d, "agentDisplayName"), Json.str(d, "agentName")),
+                Json.str(d, "agentDescription"), Json.lngOrNull(d, "durationMs"), Json.lngOrNull(d, "totalTokens"),
+                null));
+          }
+        }
+        case "abort" -> out.add(msg(d, uuid, offset, 0, ts, "user", Json.str(d, "reason") == null
+            ? "[Aborted by user]" : "[Aborted by user: " + Json.str(d, "reason") + "]", ContentTypes.INTERRUPT, true,
+            null, null));
+        case "session.error" -> out.add(msg(d, uuid, offset, 0, ts, "system",
+            GeminiMessages.firstNonBlank(Json.str(d, "message"), Json.str(d, "errorType"), "error"), ContentTypes.ERROR,
+            true, null, null));
+        case "session.shutdown" -> shutdown(d, uuid, offset, ts, out);
+        default -> ignore(type);
+      }
+      if (ts != null && !out.isEmpty()) {
+        session.seen(ts);
+      }
+      records.addAll(out);
+    }
+
+    private void assistant(ObjectNode d, String uuid, long offset, String ts, List<TranscriptRecord> out) {
+      String model = model(d);
+      String reasoning = Json.str(d, "reasoningText");
+      if (reasoning != null && !reasoning.isBlank()) {
+        out.add(msg(d, uuid + "#thinking", offset, 0, ts, "assistant", reasoning, ContentTypes.THINKING, false, model,
+            null));
+      }
+      String text = Json.str(d, "content");
+      if (text != null && !text.isBlank()) {
+        out.add(msg(d, uuid, offset, 1, ts, "assistant", text, ContentTypes.TEXT, false, model, null));
+        if (thread(d) == null) {
+          session.messageCount++;
+        }
+      } else {
+        // Keeps the message the tool calls belong to (and its thread) in the records.
+        out.add(msg(d, uuid, offset, 1, ts, "assistant", null, ContentTypes.USAGE, true, model, null));
+      }
+      JsonNode requests = d.get("toolRequests");
+      if (requests != null && requests.isArray()) {
+        int block = 2;
+        for (JsonNode r : requests) {
+          String call = Json.str(r, "toolCallId");
+          toolCall(r, call != null ? call : uuid + "#" + block, Json.str(r, "name"), r.get("arguments"), uuid, offset,
+              block++, ts, out);
+        }
+      }
+    }
+
+    private void toolCall(JsonNode d, String call, String name, JsonNode args, String messageUuid, long offset,
+        int block, String ts, List<TranscriptRecord> out) {
+      JsonNode input = args;
+      if (args != null && args.isTextual()) {
+        try {
+          input = JsonlScan.MAPPER.readTree(args.asText());
+        } catch (Exception e) {
+          input = args; // not JSON: kept as the string it is
+        }
+      }
+      ObjectNode calls = state.get("calls") instanceof ObjectNode c ? c : state.putObject("calls");
+      calls.put(call, true);
+      while (calls.size() > 256) {
+        Iterator<String> it = calls.fieldNames();
+        it.next();
+        it.remove();
+      }
+      out.add(new ToolCallRecord(unit.sessionId(), call, messageUuid, TranscriptRecord.ordinal(offset, block), ts,
+          name, presentation(name), Json.compact(input), input == null ? null
+              : GeminiMessages.firstNonBlank(Json.str(input, "path"), Json.str(input, "file_path"))));
+    }
+
+    /**
+     * {@code modelMetrics}: per model {@code usage} {inputTokens, outputTokens, cacheReadTokens,
+     * cacheWriteTokens} for the run the shutdown ends; input counts include the cached part, as on
+     * the OpenAI API Copilot reports through. Older logs have only {@code tokenDetails} totals.
+     */
+    private void shutdown(ObjectNode d, String uuid, long offset, String ts, List<TranscriptRecord> out) {
+      JsonNode metrics = Json.obj(d, "modelMetrics");
+      int block = 0;
+      boolean any = false;
+      if (metrics != null) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = metrics.fields(); it.hasNext();) {
+          Map.Entry<String, JsonNode> e = it.next();
+          JsonNode u = Json.obj(e.getValue(), "usage");
+          if (u == null) {
+            continue;
+          }
+          long cached = Json.lng(u, "cacheReadTokens");
+          TokenUsage usage = new TokenUsage(Math.max(0, Json.lng(u, "inputTokens") - cached),
+              Json.lng(u, "outputTokens"), cached, Json.lng(u, "cacheWriteTokens"));
+          out.add(usageCarrier(uuid, offset, block++, ts, e.getKey(), usage));
+          any = true;
+        }
+      }
+      JsonNode details = Json.obj(d, "tokenDetails");
+      if (!any && details != null) {
+        long cached = details.path("cache_read").path("tokenCount").asLong(0);
+        TokenUsage usage = new TokenUsage(Math.max(0, details.path("input").path("tokenCount").asLong(0) - cached),
+            details.path("output").path("tokenCount").asLong(0), cached,
+            details.path("cache_write").path("tokenCount").asLong(0));
+        out.add(usageCarrier(uuid, offset, block, ts, GeminiMessages.firstNonBlank(Json.str(d, "currentModel"),
+            Json.str(state, "model")), usage));
+        any = true;
+      }
+      if (!any) {
+        ignore("session.shutdown (no token counts)");
+      }
+    }
+
+    private MessageRecord usageCarrier(String uuid, long offset, int block, String ts, String model, TokenUsage u) {
+      String id = uuid + "#usage" + block;
+      return new MessageRecord(unit.sessionId(), id, null, TranscriptRecord.ordinal(offset, block), ts, "assistant",
+          null, ContentTypes.USAGE, true, Visibility.HIDDEN, model, false, null,
+          "copilot:" + unit.sessionId() + "/" + id, u);
+    }
+
+    private String thread(JsonNode d) {
+      String parent = Json.str(d, "parentToolCallId");
+      return parent == null ? null : threadId(parent);
+    }
+
+    private static String threadId(String call) {
+      return "subagent-" + call;
+    }
+
+    private String model(JsonNode d) {
+      String m = Json.str(d, "model");
+      return m != null ? m : Json.str(state, "model");
+    }
+
+    private void model(String m) {
+      if (m != null && !m.isBlank() && !"auto".equals(m)) {
+        state.put("model", m);
+      }
+    }
+
+    private MessageRecord msg(JsonNode d, String uuid, long offset, int block, String ts, String role, String text,
+        String contentType, boolean meta, String model, TokenUsage usage) {
+      String thread = thread(d);
+      Visibility v = ContentTypes.USAGE.equals(contentType) ? Visibility.HIDDEN : Visibility.VISIBLE;
+      return new MessageRecord(unit.sessionId(), uuid, null, TranscriptRecord.ordinal(offset, block),
+          ts, role, text, contentType, meta, v, model, thread != null, thread, null, usage);
+    }
+  }
+}
