@@ -13,14 +13,12 @@ import dev.agentdesk.transcripts.records.ToolResultRecord;
 import dev.agentdesk.transcripts.records.TranscriptRecord;
 import dev.agentdesk.transcripts.records.Visibility;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.stream.Stream;
 
 /**
  * Cursor's CLI agent: {@code ~/.cursor/projects/<flattened cwd>/agent-transcripts/<id>/<id>.jsonl},
@@ -46,28 +44,7 @@ public final class CursorAdapter implements ProviderAdapter {
 
   @Override
   public List<SourceUnit> discover(Path root) throws IOException {
-    if (Files.isRegularFile(root)) {
-      return unitFor(root).map(List::of).orElse(List.of());
-    }
-    List<SourceUnit> units = new ArrayList<>();
-    try (Stream<Path> s = Files.walk(root)) {
-      List<Path> all = s.filter(Files::isRegularFile).sorted().toList();
-      List<Path> laidOut = all.stream().filter(CursorAdapter::inTranscripts).toList();
-      // A folder of transcripts not laid out as the agent does (copied, collected) is read file by file.
-      for (Path f : laidOut.isEmpty() ? all : laidOut) {
-        unitFor(f).ifPresent(units::add);
-      }
-    }
-    return units;
-  }
-
-  private static boolean inTranscripts(Path f) {
-    for (Path p = f.getParent(); p != null && p.getFileName() != null; p = p.getParent()) {
-      if (p.getFileName().toString().equals("agent-transcripts")) {
-        return true;
-      }
-    }
-    return false;
+    return LaidOutFiles.discover(root, "agent-transcripts", this::unitFor);
   }
 
   @Override

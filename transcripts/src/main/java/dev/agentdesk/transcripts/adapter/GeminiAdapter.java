@@ -20,7 +20,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
  * Gemini CLI: {@code ~/.gemini/tmp/<project>/chats/}. Releases before 0.40 write one JSON document
@@ -54,28 +53,7 @@ public final class GeminiAdapter implements ProviderAdapter {
 
   @Override
   public List<SourceUnit> discover(Path root) throws IOException {
-    if (Files.isRegularFile(root)) {
-      return unitFor(root).map(List::of).orElse(List.of());
-    }
-    List<SourceUnit> units = new ArrayList<>();
-    try (Stream<Path> s = Files.walk(root)) {
-      List<Path> all = s.filter(Files::isRegularFile).sorted().toList();
-      List<Path> laidOut = all.stream().filter(GeminiAdapter::inChats).toList();
-      // A folder of transcripts not laid out as the agent does (copied, collected) is read file by file.
-      for (Path f : laidOut.isEmpty() ? all : laidOut) {
-        unitFor(f).ifPresent(units::add);
-      }
-    }
-    return units;
-  }
-
-  private static boolean inChats(Path f) {
-    for (Path p = f.getParent(); p != null && p.getFileName() != null; p = p.getParent()) {
-      if (p.getFileName().toString().equals("chats")) {
-        return true;
-      }
-    }
-    return false;
+    return LaidOutFiles.discover(root, "chats", this::unitFor);
   }
 
   @Override
