@@ -9,7 +9,8 @@ public enum Provider {
   GEMINI("gemini"),
   COPILOT("copilot"),
   CURSOR("cursor"),
-  OPENCODE("opencode");
+  OPENCODE("opencode"),
+  PI("pi");
 
   private final String id;
 

@@ -16,7 +16,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Every invariant (fresh parse == persisted detail, twice == once, appended pieces == whole, usage
- * once, results attached, nothing hidden shown) on every Gemini CLI, Copilot CLI and Cursor file of
+ * once, results attached, nothing hidden shown) on every Gemini CLI, Copilot CLI, Cursor and pi file of
  * the shared corpus, none of which may have a problem line.
  */
 class ProviderCorpusTest {
@@ -27,6 +27,7 @@ class ProviderCorpusTest {
     add(out, Provider.GEMINI, root, "agentsview/gemini", ".json");
     add(out, Provider.COPILOT, root, "agent-sessions/stage0/agents/copilot", ".jsonl");
     add(out, Provider.CURSOR, root, "agent-sessions/stage0/agents/cursor", ".jsonl");
+    add(out, Provider.PI, root, "agent-sessions/stage0/agents/pi", ".jsonl");
     return out.stream();
   }
 

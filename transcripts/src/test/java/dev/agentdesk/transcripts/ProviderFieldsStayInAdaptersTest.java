@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * ADR 0002/0021: only {@code transcripts/adapter} knows a provider's format. No other source of the
- * transcripts module or of the app names a provider-specific field of any of the six formats.
+ * transcripts module or of the app names a provider-specific field of any of the formats.
  */
 class ProviderFieldsStayInAdaptersTest {
   /** Field and line-type names that exist in one provider's files and nowhere in the canonical records. */
@@ -28,7 +28,9 @@ class ProviderFieldsStayInAdaptersTest {
       // Cursor
       "agent-transcripts", "turn_ended", "user_query",
       // OpenCode
-      "callID", "messageID", "sessionID", "providerID", "modelID", "MessageAbortedError");
+      "callID", "messageID", "sessionID", "providerID", "modelID", "MessageAbortedError",
+      // pi
+      "thinking_level_change", "bashExecution", "branch_summary", "firstKeptEntryId", "custom_message");
 
   @Test
   void noCodeOutsideTheAdaptersNamesAProviderField() throws IOException {

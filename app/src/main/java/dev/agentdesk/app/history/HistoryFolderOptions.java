@@ -42,6 +42,10 @@ public final class HistoryFolderOptions {
       + " Default: $CURSOR_CONFIG_DIR/projects, else ~/.cursor/projects")
   List<Path> cursor = new ArrayList<>();
 
+  @Option(names = "--pi", paramLabel = "DIR", description = "pi coding agent sessions folder (repeatable). Default:"
+      + " $PI_CODING_AGENT_SESSION_DIR, settings.json's sessionDir, and $PI_CODING_AGENT_DIR/sessions (~/.pi/agent/sessions)")
+  List<Path> pi = new ArrayList<>();
+
   private Map<Provider, List<Path>> named() {
     Map<Provider, List<Path>> m = new LinkedHashMap<>();
     m.put(Provider.CLAUDE, claude);
@@ -50,6 +54,7 @@ public final class HistoryFolderOptions {
     m.put(Provider.OPENCODE, opencode);
     m.put(Provider.COPILOT, copilot);
     m.put(Provider.CURSOR, cursor);
+    m.put(Provider.PI, pi);
     return m;
   }
 

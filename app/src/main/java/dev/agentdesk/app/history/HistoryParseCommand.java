@@ -27,11 +27,11 @@ public final class HistoryParseCommand implements Callable<Integer> {
   @CommandLine.Mixin
   DbOption db = new DbOption();
 
-  @Parameters(paramLabel = "FILE", description = {"A transcript: a Claude Code, Codex, Copilot or Cursor .jsonl,"
+  @Parameters(paramLabel = "FILE", description = {"A transcript: a Claude Code, Codex, Copilot, Cursor or pi .jsonl,"
       + " a Gemini CLI .json/.jsonl, an OpenCode storage/session/…/ID.json, or OPENCODE.db#SESSION_ID"})
   Path file;
 
-  @Option(names = "--provider", paramLabel = "P", description = "claude, codex, gemini, copilot, cursor or opencode (default: detected from the file)")
+  @Option(names = "--provider", paramLabel = "P", description = "claude, codex, gemini, copilot, cursor, opencode or pi (default: detected from the file)")
   String provider;
 
   @Option(names = "--json", description = "The session detail JSON")

@@ -9,6 +9,7 @@ import dev.agentdesk.app.CliRun;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -159,9 +160,9 @@ class HistoryCliTest {
     assertThat(unknown.exit()).isEqualTo(2);
     assertThat(unknown.err()).contains("no session no-such-session");
 
-    CliRun badProvider = run("history", "sessions", "--provider", "aider", "--db", db.toString());
+    CliRun badProvider = run("history", "sessions", "--provider", "goose", "--db", db.toString());
     assertThat(badProvider.exit()).isEqualTo(2);
-    assertThat(badProvider.err()).contains("unknown provider 'aider'");
+    assertThat(badProvider.err()).contains("unknown provider 'goose'");
 
     CliRun badGrouping = run("history", "usage", "--by", "week", "--db", db.toString());
     assertThat(badGrouping.exit()).isEqualTo(2);
@@ -201,7 +202,7 @@ class HistoryCliTest {
     }
     CliRun codex = run("history", "search", "flamingo", "--provider", "codex", "--json", "--db", db.toString());
     assertThat(JSON.readTree(codex.out())).isEmpty();
-    CliRun badProvider = run("history", "search", "flamingo", "--provider", "aider", "--db", db.toString());
+    CliRun badProvider = run("history", "search", "flamingo", "--provider", "goose", "--db", db.toString());
     assertThat(badProvider.exit()).isEqualTo(2);
   }
 
@@ -224,5 +225,31 @@ class HistoryCliTest {
         "--json");
     assertThat(parse.exit()).as(parse.err()).isZero();
     assertThat(JSON.readTree(parse.out()).get("session").get("source").asText()).isEqualTo("gemini");
+  }
+
+  @Test
+  void piSessionsImportFromTheirOptionAndParseByNameOrDetection() throws IOException {
+    Path pi = dev.agentdesk.testkit.SharedCorpus.require("corpus/transcripts/agent-sessions/stage0/agents/pi");
+    CliRun imp = run("history", "import", "--pi", pi.toString(), "--db", db.toString(), "--json");
+    assertThat(imp.exit()).as(imp.err()).isZero();
+    JsonNode report = JSON.readTree(imp.out());
+    assertThat(report.get("files").asInt()).isEqualTo(1);
+    assertThat(report.get("problems")).isEmpty();
+    CliRun list = run("history", "sessions", "--provider", "pi", "--json", "--db", db.toString());
+    assertThat(list.exit()).as(list.err()).isZero();
+    assertThat(list.out()).contains("\"pi\"");
+    CliRun missing = run("history", "import", "--pi", pi.resolve("nope").toString(), "--db", db.toString());
+    assertThat(missing.exit()).isEqualTo(2);
+    assertThat(missing.err()).contains("given with --pi");
+    for (String[] args : new String[][] {{"--provider", "pi"}, {}}) {
+      List<String> cmd = new java.util.ArrayList<>(List.of("history", "parse"));
+      cmd.addAll(List.of(args));
+      cmd.addAll(List.of(pi.resolve("small.jsonl").toString(), "--json"));
+      CliRun parse = run(cmd.toArray(String[]::new));
+      assertThat(parse.exit()).as(parse.err()).isZero();
+      JsonNode session = JSON.readTree(parse.out()).get("session");
+      assertThat(session.get("source").asText()).isEqualTo("pi");
+      assertThat(session.get("message_count").asInt()).isEqualTo(4);
+    }
   }
 }

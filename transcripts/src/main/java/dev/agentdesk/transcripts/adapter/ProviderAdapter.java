@@ -15,7 +15,7 @@ import java.util.stream.Stream;
  * provider's format; everything downstream sees {@code TranscriptRecord}s.
  */
 public sealed interface ProviderAdapter permits ClaudeCodeAdapter, CodexAdapter, GeminiAdapter, CopilotAdapter, CursorAdapter,
-    OpenCodeAdapter {
+    OpenCodeAdapter, PiAdapter {
 
   Provider provider();
 
@@ -70,6 +70,7 @@ public sealed interface ProviderAdapter permits ClaudeCodeAdapter, CodexAdapter,
       case COPILOT -> new CopilotAdapter();
       case CURSOR -> new CursorAdapter();
       case OPENCODE -> new OpenCodeAdapter();
+      case PI -> new PiAdapter();
     };
   }
 }

@@ -27,6 +27,11 @@ public final class ContentTypes {
    * turn_aborted event): a visible meta card, never a message of the count or the first prompt.
    */
   public static final String INTERRUPT = "interrupt";
+  /**
+   * Where the conversation goes back to an earlier point and continues from there (pi keeps every
+   * branch of its session tree in one file): a visible meta card.
+   */
+  public static final String BRANCH = "branch";
   /** A hidden message that exists only to carry the token usage of a response. */
   public static final String USAGE = "usage";
 }

@@ -76,7 +76,7 @@ class HistoryApiTest {
 
   @Test
   void badListParametersAre400s() {
-    for (String q : new String[] {"limit=0", "limit=abc", "limit=100000", "offset=-1", "provider=aider"}) {
+    for (String q : new String[] {"limit=0", "limit=abc", "limit=100000", "offset=-1", "provider=goose"}) {
       var r = s.get("/api/history/sessions?" + q);
       assertThat(r.status()).as(q).isEqualTo(400);
       assertThat(r.json().get("code").asText()).as(q).isEqualTo("bad_request");
