@@ -25,7 +25,7 @@ import java.util.Map;
 final class HistoryTools {
   static final int MAX_HITS = 200;
   static final int MAX_PAGE = 500;
-  private static final List<String> PROVIDERS = List.of("claude", "codex");
+  private static final List<String> PROVIDERS = java.util.Arrays.stream(Provider.values()).map(Provider::id).toList();
   private static final List<String> GROUPINGS = List.of("day", "model", "session", "provider", "project");
 
   private final HistoryAccess history;
