@@ -1,11 +1,11 @@
 package dev.agentdesk.agents;
 
 import dev.agentdesk.agents.AgentException.Reason;
+import dev.agentdesk.transcripts.Provider;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -28,13 +28,9 @@ final class AgentRules {
 
   /** Where a transcript is looked for. */
   enum TranscriptRule {
-    /** {@code <uuid>.jsonl} in any folder of {@code ~/.claude/projects}, uuid = our {@code --session-id}. */
-    CLAUDE_BY_ID,
-    /** The rollout under {@code ~/.codex/sessions} whose session_meta cwd is the worktree, started after the spawn. */
-    CODEX_BY_CWD,
-    /** The newest file under a folder, modified after the spawn, that mentions the worktree path. */
-    NEWEST_MENTIONING_CWD,
-    /** A file in the worktree itself (aider's chat history). */
+    /** Located by the transcripts module's adapter for {@link #transcriptProvider} (it knows where its tool writes). */
+    PROVIDER,
+    /** A file in the worktree itself ({@link #worktreeTranscript}: aider's chat history, which history does not read yet). */
     IN_WORKTREE,
     NONE
   }
@@ -123,23 +119,30 @@ final class AgentRules {
 
   static TranscriptRule transcriptRule(AgentType t) {
     return switch (t) {
-      case CLAUDE -> TranscriptRule.CLAUDE_BY_ID;
-      case CODEX -> TranscriptRule.CODEX_BY_CWD;
-      case GEMINI, OPENCODE, COPILOT -> TranscriptRule.NEWEST_MENTIONING_CWD;
+      case CLAUDE, CODEX, GEMINI, OPENCODE, COPILOT -> TranscriptRule.PROVIDER;
       case AIDER -> TranscriptRule.IN_WORKTREE;
       case COMMAND -> TranscriptRule.NONE;
     };
   }
 
-  /** The folder searched for {@link TranscriptRule#NEWEST_MENTIONING_CWD} agents. */
-  static Path transcriptFolder(AgentType t, Path home, Map<String, String> env) {
+  /** The history provider whose adapter finds and reads this agent's transcript, for {@link TranscriptRule#PROVIDER}. */
+  static Provider transcriptProvider(AgentType t) {
     return switch (t) {
-      case GEMINI -> home.resolve(".gemini/tmp");
-      case OPENCODE -> Path.of(env.getOrDefault("XDG_DATA_HOME", home.resolve(".local/share").toString()))
-          .resolve("opencode/storage");
-      case COPILOT -> home.resolve(".copilot/session-state");
-      default -> null;
+      case CLAUDE -> Provider.CLAUDE;
+      case CODEX -> Provider.CODEX;
+      case GEMINI -> Provider.GEMINI;
+      case OPENCODE -> Provider.OPENCODE;
+      case COPILOT -> Provider.COPILOT;
+      case AIDER, COMMAND -> throw new IllegalArgumentException(t + " has no history provider");
     };
+  }
+
+  /** The file in the worktree for {@link TranscriptRule#IN_WORKTREE} agents. */
+  static String worktreeTranscript(AgentType t) {
+    if (t != AgentType.AIDER) {
+      throw new IllegalArgumentException(t + " writes no transcript into its worktree");
+    }
+    return ".aider.chat.history.md";
   }
 
   /**

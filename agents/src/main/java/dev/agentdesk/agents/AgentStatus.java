@@ -31,7 +31,7 @@ public record AgentStatus(Phase phase, String question, PendingChoice choice, Ev
     NONE,
     /** A numbered choice menu is on screen. */
     CHOICE_MENU,
-    /** The transcript holds a question tool call without a result (Claude AskUserQuestion, ExitPlanMode). */
+    /** The transcript holds a call that asks the user (a question or plan approval) without a result. */
     TRANSCRIPT_QUESTION,
     /** A protocol-backed terminal question (OSC 777 permission request, hook {@code state=awaiting}). */
     TERMINAL_CONFIDENT,

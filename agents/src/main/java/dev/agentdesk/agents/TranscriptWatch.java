@@ -53,7 +53,7 @@ final class TranscriptWatch {
     SessionRow current = newRow != null ? newRow : row;
     if (current.transcript() != null) {
       if (live.reader == null || !live.reader.file().equals(current.transcript().path())) {
-        live.reader = new TurnReader(current.transcript().path());
+        live.reader = new TurnReader(current.transcript().path(), readerProvider(current.transcript()));
       }
       if (live.reader.poll()) {
         live.lastActivity = Instant.ofEpochMilli(nowMs);
@@ -62,6 +62,15 @@ final class TranscriptWatch {
       changed |= refreshTokens(live, current, nowMs);
     }
     return new Step(newRow, changed);
+  }
+
+  /** The provider whose signals a linked file carries; aider's chat history is read for activity only. */
+  private static Provider readerProvider(TranscriptLink link) {
+    try {
+      return Provider.parse(link.provider());
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
   }
 
   private static boolean refreshTokens(LiveAgent live, SessionRow row, long nowMs) {

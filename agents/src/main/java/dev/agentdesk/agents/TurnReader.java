@@ -1,41 +1,52 @@
 package dev.agentdesk.agents;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.agentdesk.transcripts.LiveTranscripts;
+import dev.agentdesk.transcripts.Provider;
+import dev.agentdesk.transcripts.TurnSignal;
+import dev.agentdesk.transcripts.TurnSignals;
+import dev.agentdesk.transcripts.Transcripts;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
 
 /**
- * Reads a transcript as it grows and keeps the {@link TurnState}. It looks at the few fields that
- * say where a turn stands (line type, Claude's {@code stop_reason} and tool_use/tool_result ids,
- * Codex task and call events), which the canonical records do not carry (a stop reason is a live
- * signal, not history); the transcript's content is always read through the transcripts module.
- * Not thread-safe: one reader per session, called from the service's poller.
+ * Reads a transcript as it grows and keeps the {@link TurnState}. What a line says about the turn
+ * is the provider's business: its adapter turns each line into {@link TurnSignal}s
+ * ({@link LiveTranscripts#signals}), and this class only folds them (the canonical records do not
+ * carry them: a stop reason is a live signal, not history). The transcript's content is always
+ * read through the transcripts module. Not thread-safe: one reader per session, called from the
+ * service's poller.
  */
 final class TurnReader {
-  /** Tool calls that mean "the agent asks the user" until their result arrives. */
-  static final Set<String> QUESTION_TOOLS = Set.of("AskUserQuestion", "ExitPlanMode");
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final int MAX_READ = 4 << 20;
 
   private final Path file;
+  private final Provider provider;
+  private TurnSignals signals;
   private long offset;
-  private final StringBuilder partial = new StringBuilder();
-  /** Pending tool calls: id → question text (question tools) or null (others). */
+  /** Pending tool calls: id → {question text (question tools) or null, tool name, line}. */
   private final Map<String, String[]> pending = new LinkedHashMap<>();
   private TurnState.Phase phase = TurnState.Phase.UNKNOWN;
   private long lastUserSeq;
   private long seq;
-  /** Codex: a task_started not yet followed by task_complete. */
-  private boolean taskOpen;
 
-  TurnReader(Path file) {
+  /** A reader of {@code provider}'s signals; null for a file history does not read (no line is an entry). */
+  TurnReader(Path file, Provider provider) {
     this.file = file;
+    this.provider = provider;
+    this.signals = signalsOf(provider);
+  }
+
+  /** A reader for a file of a provider told from its first lines (Claude Code's when it says nothing yet). */
+  TurnReader(Path file) {
+    this(file, Transcripts.detectProvider(file));
+  }
+
+  private static TurnSignals signalsOf(Provider provider) {
+    return provider == null ? (line, out) -> false : LiveTranscripts.signals(provider);
   }
 
   Path file() {
@@ -54,10 +65,9 @@ final class TurnReader {
       long len = f.length();
       if (len < offset) { // rewritten: start over
         offset = 0;
-        partial.setLength(0);
         pending.clear();
         phase = TurnState.Phase.UNKNOWN;
-        taskOpen = false;
+        signals = signalsOf(provider);
       }
       if (len == offset) {
         return false;
@@ -102,146 +112,42 @@ final class TurnReader {
     return new TurnState(phase, q == null ? null : q[0], q == null ? null : q[1], qSeq, others, lastUserSeq, seq);
   }
 
-  /** Folds one line in; false when it is not JSON. Public to the package for the corpus measurement. */
+  /** Folds one line in; false when it is not one of the format's entries. Package-visible for the corpus measurement. */
   boolean accept(String line) {
-    JsonNode o;
-    try {
-      o = JSON.readTree(line);
-    } catch (IOException e) {
+    long at = seq + 1; // the line's number, should it be an entry
+    if (!signals.read(line, s -> fold(s, at))) {
       return false;
     }
-    if (o == null || !o.isObject()) {
-      return false;
-    }
-    seq++;
-    String type = o.path("type").asText("");
-    switch (type) {
-      case "user", "assistant", "system" -> claude(type, o);
-      case "event_msg", "response_item" -> codex(type, o.path("payload"));
-      default -> { }
-    }
+    seq = at;
     return true;
   }
 
-  private void claude(String type, JsonNode o) {
-    if (o.path("isSidechain").asBoolean(false)) {
-      return; // a subagent's lines say nothing about the main turn
-    }
-    JsonNode msg = o.path("message");
-    if (type.equals("system")) {
-      String sub = o.path("subtype").asText("");
-      if (sub.equals("turn_duration") || sub.equals("stop_hook_summary")) {
-        phase = TurnState.Phase.TURN_ENDED;
-      }
-      return;
-    }
-    JsonNode content = msg.path("content");
-    if (type.equals("user")) {
-      boolean toolResult = false;
-      if (content.isArray()) {
-        for (JsonNode b : content) {
-          if ("tool_result".equals(b.path("type").asText())) {
-            toolResult = true;
-            pending.remove(b.path("tool_use_id").asText());
-          }
-        }
-      }
-      if (toolResult) {
-        phase = TurnState.Phase.IN_TURN; // the model answers the result next
-      } else if (!o.path("isMeta").asBoolean(false) && !isCommandEcho(content)) {
-        lastUserSeq = seq;
-        pending.clear();
-        phase = TurnState.Phase.IN_TURN;
-      }
-      return;
-    }
-    // assistant
-    boolean text = false;
-    if (content.isArray()) {
-      for (JsonNode b : content) {
-        String bt = b.path("type").asText();
-        if ("tool_use".equals(bt)) {
-          String name = b.path("name").asText("");
-          String question = QUESTION_TOOLS.contains(name) ? questionText(name, b.path("input")) : null;
-          pending.put(b.path("id").asText(), new String[] {question, name, Long.toString(seq)});
-        } else if ("text".equals(bt)) {
-          text = true;
-        }
-      }
-    }
-    String stop = msg.path("stop_reason").asText("");
-    if (stop.equals("end_turn") || stop.equals("stop_sequence")) {
-      phase = TurnState.Phase.TURN_ENDED;
-    } else if (stop.equals("tool_use") || !pending.isEmpty()) {
+  private void fold(TurnSignal signal, long line) {
+    if (signal instanceof TurnSignal.Prompted) {
+      lastUserSeq = line;
+      pending.clear();
       phase = TurnState.Phase.IN_TURN;
-    } else if (text) {
-      // Visible text with no stop reason: the model has spoken, and whether more follows is not
-      // written down. Older Claude versions write null on every line and no turn_duration, so
-      // this must not count as "mid-turn" (it would clear every real question they ask).
-      phase = TurnState.Phase.UNKNOWN;
-    }
-    // thinking-only lines change nothing
-  }
-
-  private void codex(String type, JsonNode p) {
-    String t = p.path("type").asText("");
-    if (type.equals("event_msg")) {
-      switch (t) {
-        case "user_message" -> {
-          lastUserSeq = seq;
-          pending.clear();
-          phase = TurnState.Phase.IN_TURN;
-        }
-        case "task_started" -> {
-          taskOpen = true;
-          phase = TurnState.Phase.IN_TURN;
-        }
-        case "task_complete", "turn_aborted", "turn.completed" -> {
-          taskOpen = false;
-          pending.clear();
-          phase = TurnState.Phase.TURN_ENDED;
-        }
-        // A message inside an open task is mid-turn (Codex closes every task it opens); without
-        // task events (older rollouts) it says nothing either way.
-        case "agent_message" -> phase = taskOpen || !pending.isEmpty() ? TurnState.Phase.IN_TURN
-            : TurnState.Phase.UNKNOWN;
-        default -> { }
-      }
-      return;
-    }
-    switch (t) {
-      case "function_call", "custom_tool_call", "local_shell_call" -> {
-        pending.put(p.path("call_id").asText(), new String[] {null, p.path("name").asText(""), Long.toString(seq)});
+    } else if (signal instanceof TurnSignal.Working) {
+      phase = TurnState.Phase.IN_TURN;
+    } else if (signal instanceof TurnSignal.ToolCalled c) {
+      pending.put(c.callId(), new String[] {c.question(), c.tool(), Long.toString(line)});
+      phase = TurnState.Phase.IN_TURN;
+    } else if (signal instanceof TurnSignal.ToolAnswered a) {
+      pending.remove(a.callId());
+      phase = TurnState.Phase.IN_TURN; // the model answers the result next
+    } else if (signal instanceof TurnSignal.Replied r) {
+      // Text with no call open: the model has spoken, and whether more follows is not written
+      // down; thinking alone changes nothing.
+      if (!pending.isEmpty()) {
         phase = TurnState.Phase.IN_TURN;
+      } else if (r.hasText()) {
+        phase = TurnState.Phase.UNKNOWN;
       }
-      case "function_call_output", "custom_tool_call_output" -> {
-        pending.remove(p.path("call_id").asText());
-        phase = TurnState.Phase.IN_TURN;
+    } else if (signal instanceof TurnSignal.TurnEnded e) {
+      if (e.closesCalls()) {
+        pending.clear();
       }
-      default -> { }
+      phase = TurnState.Phase.TURN_ENDED;
     }
-  }
-
-  /** A slash command or its output echoed as a user line: not a prompt. */
-  private static boolean isCommandEcho(JsonNode content) {
-    String text = content.isTextual() ? content.asText()
-        : content.isArray() && content.size() > 0 ? content.get(0).path("text").asText("") : "";
-    return text.startsWith("<command-") || text.startsWith("<local-command-");
-  }
-
-  /** The question an AskUserQuestion / ExitPlanMode call asks, as the user would read it. */
-  static String questionText(String tool, JsonNode input) {
-    if (tool.equals("AskUserQuestion")) {
-      JsonNode qs = input.path("questions");
-      if (qs.isArray() && qs.size() > 0) {
-        String q = qs.get(0).path("question").asText("");
-        if (!q.isBlank()) {
-          return q;
-        }
-      }
-      String q = input.path("question").asText("");
-      return q.isBlank() ? "The agent asks a question" : q;
-    }
-    return "Approve the plan?";
   }
 }

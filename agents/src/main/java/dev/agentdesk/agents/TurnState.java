@@ -7,7 +7,7 @@ package dev.agentdesk.agents;
  *
  * @param phase where the turn stands
  * @param pendingQuestion text of a question tool call still without a result, or null
- * @param pendingQuestionTool its tool name ({@code AskUserQuestion}, {@code ExitPlanMode}), or null
+ * @param pendingQuestionTool its tool name, as the agent names it, or null
  * @param pendingQuestionSeq the line of that call
  * @param pendingTools other tool calls still without a result
  * @param lastUserSeq the line of the last real user message (a prompt, not a tool result); 0 if none
@@ -25,7 +25,7 @@ record TurnState(Phase phase, String pendingQuestion, String pendingQuestionTool
      * not answered yet, a Codex task started and not completed, a user prompt not yet answered.
      */
     IN_TURN,
-    /** The turn ended: Claude {@code stop_reason: end_turn}, turn_duration / stop_hook_summary; Codex task_complete. */
+    /** The turn ended, as the adapter reads its format ({@code TurnSignal.TurnEnded}; docs/session-detail.md). */
     TURN_ENDED
   }
 

@@ -270,7 +270,7 @@ class StatusCorpusMeasurementTest {
       if (j == null || !j.isObject()) {
         continue;
       }
-      out.add(new Line(raw, j, TranscriptLocator.instant(j.path("timestamp").asText(null))));
+      out.add(new Line(raw, j, instant(j.path("timestamp").asText(null))));
     }
     return out;
   }
@@ -286,4 +286,12 @@ class StatusCorpusMeasurementTest {
     Files.writeString(dir.resolve(name), text);
   }
 
+
+  private static Instant instant(String s) {
+    try {
+      return s == null ? null : Instant.parse(s);
+    } catch (java.time.format.DateTimeParseException e) {
+      return null;
+    }
+  }
 }

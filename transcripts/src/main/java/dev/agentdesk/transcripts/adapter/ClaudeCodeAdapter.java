@@ -2,7 +2,9 @@ package dev.agentdesk.transcripts.adapter;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentdesk.transcripts.LineProblem;
+import dev.agentdesk.transcripts.LiveTranscripts;
 import dev.agentdesk.transcripts.Provider;
+import dev.agentdesk.transcripts.TurnSignals;
 import dev.agentdesk.transcripts.records.DeleteSessionRecord;
 import dev.agentdesk.transcripts.records.SubagentRecord;
 import dev.agentdesk.transcripts.records.TranscriptRecord;
@@ -70,6 +72,17 @@ public final class ClaudeCodeAdapter implements ProviderAdapter {
       return Optional.of(new SourceUnit(Provider.CLAUDE, file, stem, parent, stem.substring("agent-".length())));
     }
     return Optional.of(new SourceUnit(Provider.CLAUDE, file, stem, null, null));
+  }
+
+  @Override
+  public TurnSignals turnSignals() {
+    return new ClaudeTurnSignals();
+  }
+
+  /** {@code <id>.jsonl} in any project folder, {@code id} being the {@code --session-id} the launcher passed. */
+  @Override
+  public Optional<LiveTranscripts.Located> locate(LiveTranscripts.Launch launch, List<Path> roots) {
+    return LiveLocate.byIdInAnyFolder(Provider.CLAUDE, roots, launch.launchId());
   }
 
   @Override

@@ -3,7 +3,9 @@ package dev.agentdesk.transcripts.adapter;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentdesk.transcripts.LineProblem;
+import dev.agentdesk.transcripts.LiveTranscripts;
 import dev.agentdesk.transcripts.Provider;
+import dev.agentdesk.transcripts.TurnSignals;
 import dev.agentdesk.transcripts.records.ContentTypes;
 import dev.agentdesk.transcripts.records.DeleteSessionRecord;
 import dev.agentdesk.transcripts.records.MessageRecord;
@@ -65,6 +67,17 @@ public final class CopilotAdapter implements ProviderAdapter {
       return Optional.of(new SourceUnit(Provider.COPILOT, file, dir.getFileName().toString(), null, null));
     }
     return Optional.of(new SourceUnit(Provider.COPILOT, file, name.substring(0, name.length() - 6), null, null));
+  }
+
+  @Override
+  public TurnSignals turnSignals() {
+    return new CopilotTurnSignals();
+  }
+
+  /** The newest event log since the launch whose {@code session.start} names the launch folder. */
+  @Override
+  public Optional<LiveTranscripts.Located> locate(LiveTranscripts.Launch launch, List<Path> roots) {
+    return LiveLocate.newestNamingCwd(Provider.COPILOT, roots, launch, f -> true, this::unitFor);
   }
 
   @Override

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentdesk.transcripts.LineProblem;
 import dev.agentdesk.transcripts.Provider;
+import dev.agentdesk.transcripts.TurnSignals;
 import dev.agentdesk.transcripts.records.ContentTypes;
 import dev.agentdesk.transcripts.records.DeleteSessionRecord;
 import dev.agentdesk.transcripts.records.MessageRecord;
@@ -70,6 +71,11 @@ public final class CursorAdapter implements ProviderAdapter {
           stem));
     }
     return Optional.of(new SourceUnit(Provider.CURSOR, file, stem, null, null));
+  }
+
+  @Override
+  public TurnSignals turnSignals() {
+    return new CursorTurnSignals();
   }
 
   @Override

@@ -3,7 +3,9 @@ package dev.agentdesk.transcripts.adapter;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentdesk.transcripts.LineProblem;
+import dev.agentdesk.transcripts.LiveTranscripts;
 import dev.agentdesk.transcripts.Provider;
+import dev.agentdesk.transcripts.TurnSignals;
 import dev.agentdesk.transcripts.records.DeleteSessionRecord;
 import dev.agentdesk.transcripts.records.TranscriptRecord;
 import java.io.IOException;
@@ -98,6 +100,18 @@ public final class GeminiAdapter implements ProviderAdapter {
     int messages = text.indexOf("\"messages\"");
     Matcher m = SESSION_ID.matcher(messages < 0 ? text : text.substring(0, messages));
     return m.find() ? m.group(1) : null;
+  }
+
+  @Override
+  public TurnSignals turnSignals() {
+    return new GeminiTurnSignals();
+  }
+
+  /** The newest main chat file ({@code tmp/<project>/chats/*}, not a subagent's) since the launch that names the launch folder. */
+  @Override
+  public Optional<LiveTranscripts.Located> locate(LiveTranscripts.Launch launch, List<Path> roots) {
+    return LiveLocate.newestNamingCwd(Provider.GEMINI, roots, launch,
+        f -> f.getParent() != null && f.getParent().getFileName().toString().equals("chats"), this::unitFor);
   }
 
   @Override

@@ -22,7 +22,7 @@ import java.util.Map;
  */
 final class GeminiMessages {
   /** What Gemini CLI records when the user presses Esc during a response. */
-  private static final String CANCELLED = "Request cancelled.";
+  static final String CANCELLED = "Request cancelled.";
 
   private final SourceUnit unit;
   private final SessionAccumulator session;
@@ -153,14 +153,21 @@ final class GeminiMessages {
     if (result == null) {
       result = Json.str(c, "resultDisplay");
     }
-    boolean finished = status == null ? result != null
-        : !status.equals("executing") && !status.equals("scheduled") && !status.equals("validating")
-            && !status.equals("awaiting_approval");
-    if (finished) {
+    if (callFinished(status, result != null)) {
       boolean error = "error".equals(status) || "cancelled".equals(status) || hasError(c.get("result"));
       out.add(new ToolResultRecord(unit.sessionId(), callId, ordinal, ts != null ? ts : messageTs,
           result != null ? result : status, error));
     }
+  }
+
+  /**
+   * Whether a tool call with {@code status} is over (its result is final): every status but those of
+   * a call still on its way; a call without a status is over once it has a result.
+   */
+  static boolean callFinished(String status, boolean hasResult) {
+    return status == null ? hasResult
+        : !status.equals("executing") && !status.equals("scheduled") && !status.equals("validating")
+            && !status.equals("awaiting_approval");
   }
 
   /** Gemini CLI's built-in tool names; anything else (MCP servers' tools included) is generic. */

@@ -3,6 +3,7 @@ package dev.agentdesk.transcripts.adapter;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentdesk.transcripts.LineProblem;
+import dev.agentdesk.transcripts.LiveTranscripts;
 import dev.agentdesk.transcripts.Provider;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -109,6 +110,16 @@ public final class OpenCodeAdapter implements ProviderAdapter {
     } catch (IOException e) {
       return null;
     }
+  }
+
+  /**
+   * The newest session file of the JSON storage since the launch that names the launch folder.
+   * Since 1.2 a session is rows of {@code opencode.db}, not a file a reader can tail: not located
+   * (its history is still imported; docs/session-detail.md).
+   */
+  @Override
+  public Optional<LiveTranscripts.Located> locate(LiveTranscripts.Launch launch, List<Path> roots) {
+    return LiveLocate.newestNamingCwd(Provider.OPENCODE, roots, launch, OpenCodeAdapter::isSessionFile, this::unitFor);
   }
 
   @Override

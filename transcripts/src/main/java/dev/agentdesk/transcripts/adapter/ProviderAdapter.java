@@ -1,6 +1,8 @@
 package dev.agentdesk.transcripts.adapter;
 
+import dev.agentdesk.transcripts.LiveTranscripts;
 import dev.agentdesk.transcripts.Provider;
+import dev.agentdesk.transcripts.TurnSignals;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -60,6 +62,24 @@ public sealed interface ProviderAdapter permits ClaudeCodeAdapter, CodexAdapter,
    * {@code DELTA} one.
    */
   ParseResult parse(SourceUnit unit, Cursor cursor);
+
+  /**
+   * A fresh reader of this provider's live turn signals for one transcript. The default reads JSON
+   * lines and signals nothing: a format that records no turn, or lines that are not the session's
+   * own (see docs/session-detail.md, "Turn signals").
+   */
+  default TurnSignals turnSignals() {
+    return LiveLines.silent();
+  }
+
+  /**
+   * The transcript a just-launched agent writes, searched under {@code roots} (this provider's
+   * default folders); empty when none is there yet or the provider's files cannot be told apart
+   * by launch.
+   */
+  default Optional<LiveTranscripts.Located> locate(LiveTranscripts.Launch launch, List<Path> roots) {
+    return Optional.empty();
+  }
 
   /** The adapter for {@code provider} with the default batch size. */
   static ProviderAdapter of(Provider provider) {
