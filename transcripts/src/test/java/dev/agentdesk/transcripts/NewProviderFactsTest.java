@@ -135,6 +135,32 @@ class NewProviderFactsTest {
         .containsExactly(Path.of("/c/session-state"));
   }
 
+  /**
+   * Each shutdown covers one run of the process (a resumed session writes one per run: they add
+   * up); a message's own outputTokens are inside its run's rollup and are not counted again
+   * (docs/session-detail.md, "Gemini and Copilot token counts").
+   */
+  @Test
+  void copilotShutdownsOfAResumedSessionAddUpAndPerMessageOutputIsNotCountedTwice(@TempDir Path dir) throws IOException {
+    Path f = Files.createDirectories(dir.resolve("session-state/s2")).resolve("events.jsonl");
+    String shutdown = "{\"type\":\"session.shutdown\",\"data\":{\"modelMetrics\":{\"gpt-5-mini\":{\"usage\":{"
+        + "\"inputTokens\":%d,\"outputTokens\":%d,\"cacheReadTokens\":%d,\"cacheWriteTokens\":0}}}},\"id\":\"%s\","
+        + "\"timestamp\":\"2026-03-26T18:0%d:00.000Z\"}";
+    Files.writeString(f, String.join("\n",
+        "{\"type\":\"session.start\",\"data\":{\"sessionId\":\"s2\",\"context\":{\"cwd\":\"/w\"}},\"id\":\"e1\",\"timestamp\":\"2026-03-26T18:00:00.000Z\"}",
+        "{\"type\":\"user.message\",\"data\":{\"content\":\"one\"},\"id\":\"e2\",\"timestamp\":\"2026-03-26T18:00:01.000Z\"}",
+        "{\"type\":\"assistant.message\",\"data\":{\"content\":\"first\",\"toolRequests\":[],\"outputTokens\":40},\"id\":\"e3\",\"timestamp\":\"2026-03-26T18:00:02.000Z\"}",
+        String.format(shutdown, 1000, 40, 600, "e4", 1),
+        "{\"type\":\"session.resume\",\"data\":{},\"id\":\"e5\",\"timestamp\":\"2026-03-26T18:05:00.000Z\"}",
+        "{\"type\":\"user.message\",\"data\":{\"content\":\"two\"},\"id\":\"e6\",\"timestamp\":\"2026-03-26T18:05:01.000Z\"}",
+        "{\"type\":\"assistant.message\",\"data\":{\"content\":\"second\",\"toolRequests\":[],\"outputTokens\":25},\"id\":\"e7\",\"timestamp\":\"2026-03-26T18:05:02.000Z\"}",
+        String.format(shutdown, 700, 25, 500, "e8", 6), ""));
+    Transcripts.FreshParse p = Transcripts.parse(Provider.COPILOT, f);
+    assertThat(p.problems()).isEmpty();
+    assertThat(p.detail().session().usage()).isEqualTo(new TokenUsage(400 + 200, 40 + 25, 600 + 500, 0));
+    assertThat(p.detail().session().messageCount()).isEqualTo(4);
+  }
+
   @Test
   void cursorResultsAnswerIdlessCallsInOrderAndSubagentsGetTheirParent(@TempDir Path dir) throws IOException {
     Path t = Files.createDirectories(dir.resolve("projects/home-me-api/agent-transcripts/c1"));
