@@ -2,9 +2,9 @@ package dev.agentdesk.agents;
 
 import dev.agentdesk.transcripts.LiveTranscripts;
 import dev.agentdesk.transcripts.Provider;
+import dev.agentdesk.transcripts.Transcripts;
 import dev.agentdesk.transcripts.TurnSignal;
 import dev.agentdesk.transcripts.TurnSignals;
-import dev.agentdesk.transcripts.Transcripts;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
@@ -40,7 +40,10 @@ final class TurnReader {
     this.signals = signalsOf(provider);
   }
 
-  /** A reader for a file of a provider told from its first lines (Claude Code's when it says nothing yet). */
+  /**
+   * A reader for a file whose provider is told from its first lines (Claude Code's when they say
+   * nothing yet), for the corpus tests that only have files.
+   */
   TurnReader(Path file) {
     this(file, Transcripts.detectProvider(file));
   }

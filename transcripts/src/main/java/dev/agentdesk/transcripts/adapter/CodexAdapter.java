@@ -15,11 +15,7 @@ import dev.agentdesk.transcripts.records.ToolCallRecord;
 import dev.agentdesk.transcripts.records.ToolResultRecord;
 import dev.agentdesk.transcripts.records.TranscriptRecord;
 import dev.agentdesk.transcripts.records.Visibility;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +23,6 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
  * Codex: {@code sessions/YYYY/MM/DD/rollout-*.jsonl}. Each line is an envelope
@@ -82,49 +77,10 @@ public final class CodexAdapter implements ProviderAdapter {
     return new CodexTurnSignals();
   }
 
-  /**
-   * The earliest rollout started after the launch whose {@code session_meta} cwd is the launch
-   * folder. Only the day folders from the launch's day to tomorrow are read, and only files
-   * modified after the launch.
-   */
+  /** The earliest rollout since the launch whose {@code session_meta} cwd is the launch folder ({@link CodexLocate}). */
   @Override
   public Optional<LiveTranscripts.Located> locate(LiveTranscripts.Launch launch, List<Path> roots) {
-    Instant notBefore = launch.spawnedAt().minusMillis(LiveTranscripts.CLOCK_SLACK_MS);
-    LiveTranscripts.Located best = null;
-    Instant bestStart = null;
-    for (Path root : roots) {
-      for (Path day : LiveLocate.dayFolders(root, launch.spawnedAt())) {
-        List<Path> files;
-        try (Stream<Path> s = Files.list(day)) {
-          files = s.filter(p -> p.getFileName().toString().startsWith("rollout-") && p.toString().endsWith(".jsonl"))
-              .toList();
-        } catch (IOException | UncheckedIOException e) {
-          continue;
-        }
-        for (Path f : files) {
-          if (LiveLocate.modifiedBefore(f, notBefore)) {
-            continue;
-          }
-          JsonNode meta = LiveLocate.firstLine(f);
-          if (meta == null || !"session_meta".equals(meta.path("type").asText())) {
-            continue;
-          }
-          JsonNode p = meta.path("payload");
-          String id = p.path("id").asText(null);
-          Instant start = LiveLocate.instant(p.path("timestamp").asText(meta.path("timestamp").asText(null)));
-          String cwd = p.path("cwd").asText(null);
-          if (id == null || start == null || cwd == null || launch.claimed().contains(id) || start.isBefore(notBefore)
-              || !LiveLocate.real(Path.of(cwd)).equals(launch.cwd())) {
-            continue;
-          }
-          if (bestStart == null || start.isBefore(bestStart)) {
-            best = new LiveTranscripts.Located(Provider.CODEX, id, f);
-            bestStart = start;
-          }
-        }
-      }
-    }
-    return Optional.ofNullable(best);
+    return CodexLocate.earliestInCwd(launch, roots);
   }
 
   @Override
@@ -238,7 +194,7 @@ public final class CodexAdapter implements ProviderAdapter {
         long created = uuidV7Millis(id);
         if (created < 0) {
           String ts = Json.timestamp(Json.str(p, "timestamp"));
-          created = ts == null ? Long.MAX_VALUE : Instant.parse(ts).toEpochMilli();
+          created = ts == null ? Long.MAX_VALUE : java.time.Instant.parse(ts).toEpochMilli();
         }
         state.put("createdMillis", created);
         return;
