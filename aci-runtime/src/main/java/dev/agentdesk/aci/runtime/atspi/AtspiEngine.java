@@ -106,6 +106,15 @@ public final class AtspiEngine implements AutoCloseable {
     }
   }
 
+  /**
+   * Walks since the current connection opened: {@code [full, cached]} — the ones that read every
+   * accessible (first walk, after lost events or an incomplete walk) and the ones that took
+   * unchanged accessibles from the event cache. {@code [0, 0]} before a connection.
+   */
+  synchronized long[] walkCounts() {
+    return bus == null ? new long[2] : bus.cache().walkCounts();
+  }
+
   /** Drops a connection that failed mid-call so the next observe reconnects. */
   synchronized void dropConnection(A11yBus failed) {
     if (bus == failed && bus != null) {

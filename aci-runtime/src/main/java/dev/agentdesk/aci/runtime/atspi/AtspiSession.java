@@ -49,7 +49,7 @@ final class AtspiSession implements StructuredObserver {
         requestDeadline);
     WalkResult walk;
     try {
-      walk = new TreeWalker(bus, limits).walk(walkDeadline);
+      walk = new TreeWalker(bus, limits, engine.settings().eventCache()).walk(walkDeadline);
     } catch (BusCallException e) {
       if (e.kind() == BusCallException.Kind.DISCONNECTED) {
         engine.dropConnection(bus);

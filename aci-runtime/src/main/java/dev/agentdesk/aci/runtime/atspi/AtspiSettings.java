@@ -11,14 +11,22 @@ import java.util.Optional;
  *     accessibility bus with {@code org.a11y.Bus.GetAddress}
  * @param a11yBus an explicit accessibility bus address ({@code AT_SPI_BUS_ADDRESS}); when set
  *     the session bus is not consulted
+ * @param eventCache keep what each walk read and ask again only for what AT-SPI events say
+ *     changed (the default); {@code false} reads every accessible on every observe, the path the
+ *     benchmark measures beside it and the tests compare it with
  */
 public record AtspiSettings(Optional<String> sessionBus, Optional<String> a11yBus,
-    WalkLimits limits) {
+    WalkLimits limits, boolean eventCache) {
 
   public AtspiSettings {
     Objects.requireNonNull(sessionBus);
     Objects.requireNonNull(a11yBus);
     Objects.requireNonNull(limits);
+  }
+
+  /** Settings with the event cache on. */
+  public AtspiSettings(Optional<String> sessionBus, Optional<String> a11yBus, WalkLimits limits) {
+    this(sessionBus, a11yBus, limits, true);
   }
 
   public static AtspiSettings fromEnvironment(Map<String, String> env) {
@@ -31,7 +39,11 @@ public record AtspiSettings(Optional<String> sessionBus, Optional<String> a11yBu
   }
 
   public AtspiSettings withLimits(WalkLimits newLimits) {
-    return new AtspiSettings(sessionBus, a11yBus, newLimits);
+    return new AtspiSettings(sessionBus, a11yBus, newLimits, eventCache);
+  }
+
+  public AtspiSettings withEventCache(boolean on) {
+    return new AtspiSettings(sessionBus, a11yBus, limits, on);
   }
 
   private static Optional<String> nonBlank(String s) {

@@ -17,6 +17,10 @@ import org.freedesktop.dbus.types.UInt32;
  * are written before any reply is awaited, so a level costs about one round trip instead of one
  * per call. Only showing elements (and their showing descendants) are kept.
  *
+ * <p>With the event cache ({@link NodeCache}) an accessible that no event touched since the
+ * last complete walk is taken from the cache without a call; only its extents are re-read when a
+ * window or an ancestor moved. The walk's shape, limits and results are the same either way.
+ *
  * <p>Bounds: a per-call timeout measured from when the walk started waiting for that reply (an
  * application that stops answering is marked hung and skipped for the rest of the walk), a
  * total walk deadline, a node cap counting every visited accessible and a depth cap.
@@ -30,11 +34,19 @@ public final class TreeWalker {
   private final A11yBus bus;
   private final WalkLimits limits;
   private final Set<String> hungBuses = new HashSet<>();
+  private final boolean useCache;
   private int timeouts;
 
+  /** A walk that asks the applications for everything (the uncached path). */
   public TreeWalker(A11yBus bus, WalkLimits limits) {
+    this(bus, limits, false);
+  }
+
+  /** {@code useCache}: take unchanged accessibles from the connection's {@link NodeCache}. */
+  public TreeWalker(A11yBus bus, WalkLimits limits, boolean useCache) {
     this.bus = bus;
     this.limits = limits;
+    this.useCache = useCache;
   }
 
   private static final class Builder {
@@ -52,11 +64,41 @@ public final class TreeWalker {
     List<NodeId> children = List.of();
     boolean basicOk;
     boolean rolesOk;
+    /** A call for this node failed: what it holds is not worth caching. */
+    boolean partial;
+    /** Actions and value were read (or came from a cache entry that had them). */
+    boolean detailed;
+    /** The boxes below this node must be re-read: it moved, or an event said its subtree did. */
+    boolean subtreeMoved;
+    final boolean parentMoved;
+    final NodeId parentId;
 
-    Builder(NodeId id, int parent, int depth) {
+    Builder(NodeId id, int parent, int depth, NodeId parentId, boolean parentMoved) {
       this.id = id;
       this.parent = parent;
       this.depth = depth;
+      this.parentId = parentId;
+      this.parentMoved = parentMoved;
+    }
+
+    void fill(NodeCache.Entry c) {
+      role = c.role();
+      name = c.name();
+      description = c.description();
+      states = c.states();
+      interfaces = c.interfaces();
+      bbox = c.bbox();
+      actions = c.actions();
+      value = c.value();
+      children = c.children();
+      detailed = c.detailed();
+      basicOk = true;
+      rolesOk = true;
+    }
+
+    NodeCache.Entry entry() {
+      return new NodeCache.Entry(parentId, role, name, description, states, interfaces, bbox,
+          actions, value, children, detailed);
     }
 
     boolean ifc(String shortName) {
@@ -121,12 +163,43 @@ public final class TreeWalker {
   }
 
   public WalkResult walk(long deadlineNanos) throws BusCallException {
+    if (!useCache) {
+      return walk(deadlineNanos, null);
+    }
+    NodeCache cache = bus.cache();
+    synchronized (cache) {
+      try {
+        return walk(deadlineNanos, cache);
+      } catch (BusCallException | RuntimeException e) {
+        cache.discard("the last walk failed: " + e.getMessage());
+        throw e;
+      }
+    }
+  }
+
+  private WalkResult walk(long deadlineNanos, NodeCache cache) throws BusCallException {
     List<String> notes = new ArrayList<>();
     long perCallMs = limits.perCall().toMillis();
     List<NodeId> apps;
     try {
-      apps = Decode.nodeIds(bus.call(perCallMs, REGISTRY, ROOT, A11yBus.ACCESSIBLE,
-          "GetChildren", null)[0]);
+      A11yBus.Pending listing = bus.send(REGISTRY, ROOT, A11yBus.ACCESSIBLE, "GetChildren", null);
+      A11yBus.Pending listeners = cache == null ? null : bus.askRegisteredEvents();
+      apps = Decode.nodeIds(bus.await(listing, listing.sentNanos() + perCallMs * 1_000_000)[0]);
+      if (listeners != null) {
+        Object[] registered;
+        try {
+          registered = bus.await(listeners, listeners.sentNanos() + perCallMs * 1_000_000);
+        } catch (BusCallException e) {
+          if (e.kind() == BusCallException.Kind.DISCONNECTED) {
+            throw e;
+          }
+          // A registry that cannot list its listeners: the Deregistered signal still tells.
+          registered = null;
+        }
+        if (registered != null) {
+          bus.checkSubscription(registered, perCallMs * 4);
+        }
+      }
     } catch (BusCallException e) {
       if (e.kind() == BusCallException.Kind.DISCONNECTED) {
         throw e;
@@ -176,7 +249,16 @@ public final class TreeWalker {
       activeWindow = hit[1];
     }
 
+    NodeCache.View view = null;
+    if (cache != null) {
+      // Every application answered a call above, so the events it sent before are on their way
+      // in front of those replies; the barrier makes sure they have been handled.
+      bus.sync(Math.min(deadlineNanos, System.nanoTime() + limits.perCall().toNanos()));
+      view = cache.begin();
+    }
+
     List<Builder> all = new ArrayList<>();
+    List<Builder> visitedOk = new ArrayList<>();
     List<Builder> level = new ArrayList<>();
     int visited = 0;
     boolean nodeCapHit = false;
@@ -189,7 +271,7 @@ public final class TreeWalker {
           nodeCapHit = true;
           break;
         }
-        level.add(new Builder(w, -1, 1));
+        level.add(new Builder(w, -1, 1, null, false));
         visited++;
       }
     }
@@ -207,18 +289,36 @@ public final class TreeWalker {
         addDetailCalls(round, b);
       }
       for (Builder b : level) {
-        addBasicCalls(round, b);
+        NodeCache.Entry cached = view == null ? null : view.clean(b.id);
+        if (cached != null) {
+          b.fill(cached);
+          b.subtreeMoved = b.parentMoved || view.subtreeMoved(b.id);
+          if (b.subtreeMoved || b.depth == 1) {
+            // A window may have moved without telling anyone; so may everything in a subtree
+            // that an event said moved.
+            addExtentsCall(round, b, cached.bbox());
+          }
+        } else {
+          NodeCache.Entry before = view == null ? null : view.previous(b.id);
+          b.subtreeMoved = view != null && (b.parentMoved || view.subtreeMoved(b.id));
+          addBasicCalls(round, b, before == null ? null : before.bbox());
+        }
       }
       round.run(deadlineNanos);
       needDetails = new ArrayList<>();
       List<Builder> next = new ArrayList<>();
       for (Builder b : level) {
+        if (b.basicOk) {
+          visitedOk.add(b);
+        }
         if (!b.basicOk || !AtspiStates.has(b.states, AtspiStates.SHOWING)) {
           continue;
         }
         int index = all.size();
         all.add(b);
-        needDetails.add(b);
+        if (!b.detailed) {
+          needDetails.add(b);
+        }
         if (b.children.isEmpty()) {
           continue;
         }
@@ -235,7 +335,7 @@ public final class TreeWalker {
             break;
           }
           visited++;
-          next.add(new Builder(child, index, b.depth + 1));
+          next.add(new Builder(child, index, b.depth + 1, b.id, b.subtreeMoved));
         }
       }
       level = next;
@@ -258,6 +358,20 @@ public final class TreeWalker {
     if (timeouts > 0) {
       notes.add(timeouts + " AT-SPI call(s) timed out after " + perCallMs
           + " ms; unresponsive application(s) skipped");
+    }
+
+    if (cache != null) {
+      if (notes.isEmpty()) {
+        Map<NodeId, NodeCache.Entry> keep = new java.util.HashMap<>();
+        for (Builder b : visitedOk) {
+          if (!b.partial) {
+            keep.put(b.id, b.entry());
+          }
+        }
+        cache.store(keep);
+      } else {
+        cache.discard("the last walk was incomplete");
+      }
     }
 
     List<RawNode> nodes = preOrder(all);
@@ -316,35 +430,53 @@ public final class TreeWalker {
     return out;
   }
 
-  private void addBasicCalls(Round round, Builder b) throws BusCallException {
+  private void addBasicCalls(Round round, Builder b, Bbox before) throws BusCallException {
     NodeId id = b.id;
+    Runnable partial = () -> b.partial = true;
     round.add(id, A11yBus.PROPERTIES, "GetAll", "s", r -> {
       Map<?, ?> props = Decode.map(r[0]);
       b.name = cap(textProp(props, "Name"));
       b.description = cap(textProp(props, "Description"));
-    }, null, A11yBus.ACCESSIBLE);
+    }, partial, A11yBus.ACCESSIBLE);
     round.add(id, A11yBus.ACCESSIBLE, "GetRoleName", null, r -> {
       b.role = Decode.string(r[0]);
       b.rolesOk = true;
-    }, null);
+    }, partial);
     round.add(id, A11yBus.ACCESSIBLE, "GetState", null, r -> {
       b.states = AtspiStates.fromWords(Decode.numbers(r[0]));
       b.basicOk = b.rolesOk;
-    }, null);
+    }, partial);
     round.add(id, A11yBus.ACCESSIBLE, "GetInterfaces", null,
-        r -> b.interfaces = Decode.strings(r[0]), null);
-    round.add(id, "org.a11y.atspi.Component", "GetExtents", "u", r -> {
+        r -> b.interfaces = Decode.strings(r[0]), partial);
+    addExtentsCall(round, b, before);
+    round.add(id, A11yBus.ACCESSIBLE, "GetChildren", null,
+        r -> b.children = Decode.nodeIds(r[0]), partial);
+  }
+
+  /**
+   * Reads the node's box. When it differs from {@code before} (or nothing was known), the boxes
+   * of the node's subtree are re-read too: children move with their parent without an event.
+   */
+  private void addExtentsCall(Round round, Builder b, Bbox before) throws BusCallException {
+    round.add(b.id, "org.a11y.atspi.Component", "GetExtents", "u", r -> {
       List<Object> s = Decode.struct(r[0]);
       if (s.size() == 4) {
         b.bbox = new Bbox((int) Decode.number(s.get(0)), (int) Decode.number(s.get(1)),
             (int) Decode.number(s.get(2)), (int) Decode.number(s.get(3)));
       }
-    }, null, new UInt32(0));
-    round.add(id, A11yBus.ACCESSIBLE, "GetChildren", null,
-        r -> b.children = Decode.nodeIds(r[0]), null);
+      if (!b.bbox.equals(before)) {
+        b.subtreeMoved = true;
+      }
+    }, () -> {
+      b.bbox = Bbox.NONE;
+      b.partial = true;
+      b.subtreeMoved = true;
+    }, new UInt32(0));
   }
 
   private void addDetailCalls(Round round, Builder b) throws BusCallException {
+    b.detailed = true;
+    Runnable partial = () -> b.partial = true;
     if (b.ifc("Action")) {
       round.add(b.id, "org.a11y.atspi.Action", "GetActions", null, r -> {
         List<String> names = new ArrayList<>();
@@ -356,14 +488,14 @@ public final class TreeWalker {
           }
         }
         b.actions = names;
-      }, null);
+      }, partial);
     }
     if (b.ifc("EditableText") || (b.ifc("Text") && TEXT_VALUE_ROLES.contains(b.role))) {
       round.add(b.id, "org.a11y.atspi.Text", "GetText", "ii",
-          r -> b.value = Optional.of(cap(Decode.string(r[0]))), null, 0, -1);
+          r -> b.value = Optional.of(cap(Decode.string(r[0]))), partial, 0, -1);
     } else if (b.ifc("Value")) {
       round.add(b.id, A11yBus.PROPERTIES, "Get", "ss",
-          r -> b.value = Optional.of(formatNumber(Decode.real(r[0]))), null,
+          r -> b.value = Optional.of(formatNumber(Decode.real(r[0]))), partial,
           "org.a11y.atspi.Value", "CurrentValue");
     }
   }
