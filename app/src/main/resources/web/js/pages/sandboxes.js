@@ -1,7 +1,10 @@
-// Sandboxes: register ACI runtimes by URL + token, watch one live and click or type into it.
+// Sandboxes: register ACI runtimes by URL + token; one sandbox's page shows its screen live
+// (sandbox-live.js), takes clicks, scrolls and keys, and lists its accessibility tree (sandbox-tree.js).
 import { get, post, del } from '../api.js';
 import { h, clear, notice } from '../dom.js';
 import * as events from '../events.js';
+import { openLiveView } from './sandbox-live.js';
+import { treePanel } from './sandbox-tree.js';
 
 function unavailable(view) {
   clear(view).append(notice('Sandboxes are not available in this build',
@@ -45,46 +48,53 @@ export async function sandboxesPage(view, health) {
   return off;
 }
 
+const STATE_TEXT = {
+  connecting: 'connecting…', live: 'live', reconnecting: 'reconnecting…', gone: 'runtime gone',
+  removed: 'removed', offline: 'server unreachable',
+};
+
 export async function sandboxPage(view, id, health) {
   if (!health.features.sandboxes) return unavailable(view);
   const sb = await get('/api/sandboxes/' + id);
-  const img = h('img#screencast-img', { alt: 'Sandbox screen', draggable: 'false' });
-  const status = h('span.muted.small');
+  const canvas = h('canvas#screen-canvas', { tabindex: '0', width: 0, height: 0,
+      title: 'Click to focus, then type: keys go to the sandbox' });
+  const state = h('span.pill#live-state', 'connecting…');
+  const message = h('p.small#live-message');
+  const stats = h('span.small.muted#live-stats');
+  const status = h('span.muted.small#act-status');
   const text = h('input#type-text', { placeholder: 'text to type', size: 30 });
-  const act = async (action) => {
-    try { await post('/api/sandboxes/' + id + '/act', action); status.textContent = action.verb + ' sent'; }
+  let live = null;
+  const tree = treePanel(id, (body) => live.act(body));
+  const act = async (body) => {
+    try { await live.act(body); status.textContent = body.verb + ' sent'; }
     catch (e) { status.textContent = e.message; }
   };
-  img.addEventListener('click', (e) => {
-    const r = img.getBoundingClientRect();
-    const x = Math.round((e.clientX - r.left) * img.naturalWidth / r.width);
-    const y = Math.round((e.clientY - r.top) * img.naturalHeight / r.height);
-    act({ verb: 'click', x, y });
+  live = openLiveView(id, canvas, {
+    onState: (s) => {
+      state.textContent = STATE_TEXT[s.state] || s.state;
+      state.className = 'pill live-' + s.state;
+      message.textContent = s.message || '';
+      if (s.state === 'live') tree.soon();
+    },
+    onActed: () => tree.soon(),
+    onError: (e) => { status.textContent = e.message; },
   });
-  view.append(h('div.page-head', h('h1', sb.name), h('a', { href: '#/sandboxes' }, '← All sandboxes'),
+  view.append(h('div.page-head', h('h1', sb.name), state, h('a', { href: '#/sandboxes' }, '← All sandboxes'),
       h('button.danger', { onclick: async () => { await del('/api/sandboxes/' + id); location.hash = '#/sandboxes'; } }, 'Disconnect')),
+      message,
       h('div.form-row', { style: 'margin-bottom:10px' },
           h('form.form-row', { onsubmit: (e) => { e.preventDefault(); act({ verb: 'type', text: text.value }); text.value = ''; } },
               text, h('button', { type: 'submit' }, 'Type')),
-          ['Enter', 'Tab', 'Escape', 'ctrl+c'].map(k => h('button', { onclick: () => act({ verb: 'key', key: k }) }, k)),
-          status),
-      h('div.screencast', img));
-  // A live view: fetch the next frame as soon as the previous one has been drawn (about 4 fps at most).
-  let stopped = false;
-  let frameUrl = null;
-  const next = async () => {
-    if (stopped) return;
-    try {
-      const res = await fetch('/api/sandboxes/' + id + '/screenshot?format=jpeg&quality=70');
-      if (!res.ok) throw new Error((await res.json()).message);
-      const blob = await res.blob();
-      const u = URL.createObjectURL(blob);
-      img.src = u;
-      if (frameUrl) URL.revokeObjectURL(frameUrl);
-      frameUrl = u;
-    } catch (e) { status.textContent = e.message; }
-    setTimeout(next, 250);
-  };
-  next();
-  return () => { stopped = true; if (frameUrl) URL.revokeObjectURL(frameUrl); };
+          ['Return', 'Tab', 'Escape', 'BackSpace', 'ctrl+c', 'ctrl+v'].map(k => h('button.key-button', { onclick: () => act({ verb: 'key', key: k }) }, k)),
+          status, stats),
+      h('div.live-layout', h('div.screencast', canvas), tree.el));
+  // Bytes per second over the last few seconds, for the user (is it idle?) and the benchmark.
+  let lastBytes = 0;
+  const meter = setInterval(() => {
+    const rate = (live.stats.bytes - lastBytes) / 2;
+    lastBytes = live.stats.bytes;
+    stats.textContent = (rate >= 1024 ? (rate / 1024).toFixed(1) + ' KiB/s' : Math.round(rate) + ' B/s');
+  }, 2000);
+  tree.refresh();
+  return () => { clearInterval(meter); tree.stop(); live.close(); };
 }

@@ -42,6 +42,7 @@ public final class SandboxesArea implements ApiArea {
 
   private final EventHub events;
   private final Map<String, Sandbox> sandboxes = new ConcurrentHashMap<>();
+  private final LiveViewSocket liveView = new LiveViewSocket(this);
 
   public SandboxesArea(EventHub events) {
     this.events = events;
@@ -70,12 +71,16 @@ public final class SandboxesArea implements ApiArea {
     }
   }
 
-  /** A UI action: what the dashboard's screencast view and the MCP tool sandbox_act send. */
+  /**
+   * A UI action: what the dashboard's live view and the MCP tool sandbox_act send. Pointer verbs
+   * take x/y (screen pixels) or {@code ref}, an element ref from the last {@code observe}.
+   */
   public record ActBody(String verb, Double x, Double y, Double to_x, Double to_y, Double dx, Double dy, String text,
-      String key, String button) {}
+      String key, String button, String ref) {}
 
+  /** {@code viewers}: browsers watching the live view; {@code streaming}: whether its screencast runs. */
   public record SandboxJson(String id, String name, String url, String platform, Map<String, Long> screen, boolean connected,
-      String added_at) {}
+      String added_at, int viewers, boolean streaming) {}
 
   private final class Sandbox {
     final String id;
@@ -83,6 +88,7 @@ public final class SandboxesArea implements ApiArea {
     final String url;
     final String token;
     final Instant addedAt = Instant.now();
+    final ScreenFeed feed;
     private AciClient client;
     private String platform;
     private ScreenSize screen;
@@ -92,17 +98,24 @@ public final class SandboxesArea implements ApiArea {
       this.name = name;
       this.url = url;
       this.token = token;
+      this.feed = new ScreenFeed(id, url, () -> open(true));
     }
 
-    synchronized void connect() {
+    /** A new session; the live view's carries binary frames (no base64 between runtime and server). */
+    AciClient open(boolean binaryFrames) {
       AciClientOptions options = AciClientOptions.defaults()
           .withClient("agentdesk-serve", dev.agentdesk.app.AppVersion.current())
           .withConnectTimeout(CONNECT_TIMEOUT)
-          .withCallTimeout(CALL_TIMEOUT);
+          .withCallTimeout(CALL_TIMEOUT)
+          .withBinaryFrames(binaryFrames);
       if (token != null && !token.isEmpty()) {
         options = options.withToken(token);
       }
-      client = AciClient.connect(URI.create(url), options);
+      return AciClient.connect(URI.create(url), options);
+    }
+
+    synchronized void connect() {
+      client = open(false);
       platform = client.platform().wire();
       screen = client.screenSize();
     }
@@ -126,12 +139,15 @@ public final class SandboxesArea implements ApiArea {
     synchronized SandboxJson json() {
       return new SandboxJson(id, name, url, platform,
           screen == null ? null : Map.of("width", screen.w(), "height", screen.h()),
-          client != null && client.isOpen(), addedAt.toString());
+          client != null && client.isOpen(), addedAt.toString(), feed.viewerCount(), feed.streaming());
     }
 
-    synchronized void close() {
-      if (client != null) {
-        client.close();
+    void close() {
+      feed.close("this sandbox was removed from the dashboard");
+      synchronized (this) {
+        if (client != null) {
+          client.close();
+        }
       }
     }
   }
@@ -154,6 +170,7 @@ public final class SandboxesArea implements ApiArea {
         "true".equals(ctx.queryParam("diff")))));
     r.post("/api/sandboxes/{id}/exec", ctx -> ctx.json(exec(ctx.pathParam("id"),
         Json.read(ctx.body(), ExecBody.class).argv())));
+    liveView.routes(r);
   }
 
   /** The body of {@code POST /api/sandboxes/{id}/exec}. */
@@ -195,6 +212,11 @@ public final class SandboxesArea implements ApiArea {
     sandboxes.put(id, s);
     events.publish(new ServerEvent.SandboxesChanged());
     return s.json();
+  }
+
+  /** The live screen of a sandbox (404 when there is none). */
+  ScreenFeed feed(String id) {
+    return get(id).feed;
   }
 
   private Sandbox get(String id) {
@@ -271,10 +293,10 @@ public final class SandboxesArea implements ApiArea {
     Sandbox s = get(id);
     String verb = b.verb() == null ? "" : b.verb();
     Function<AciClient, Object> call = switch (verb) {
-      case "click" -> c -> c.click(point(b.x(), b.y()));
-      case "double_click" -> c -> c.doubleClick(point(b.x(), b.y()));
-      case "right_click" -> c -> c.rightClick(point(b.x(), b.y()));
-      case "move" -> c -> c.move(point(b.x(), b.y()));
+      case "click" -> c -> c.click(target(b));
+      case "double_click" -> c -> c.doubleClick(target(b));
+      case "right_click" -> c -> c.rightClick(target(b));
+      case "move" -> c -> c.move(target(b));
       case "drag" -> c -> c.drag(point(b.x(), b.y()), point(b.to_x(), b.to_y()), button(b.button()), null);
       case "scroll" -> c -> c.scroll(point(b.x(), b.y()), require(b.dx(), "dx"), require(b.dy(), "dy"));
       case "type" -> {
@@ -292,12 +314,31 @@ public final class SandboxesArea implements ApiArea {
       default -> throw ServeException.badRequest(
           "verb must be click, double_click, right_click, move, drag, scroll, type or key, got '" + verb + "'");
     };
-    // Coordinates are checked before anything is sent.
+    // Coordinates (or the ref) are checked before anything is sent.
     if (!verb.equals("type") && !verb.equals("key")) {
-      point(b.x(), b.y());
+      target(b);
+    }
+    if (b.ref() != null && !REF_VERBS.contains(verb)) {
+      throw ServeException.badRequest("ref applies to click, double_click, right_click and move, not " + verb);
     }
     guard(() -> s.call(call));
     return Map.of("ok", true, "verb", verb);
+  }
+
+  private static final java.util.Set<String> REF_VERBS = java.util.Set.of("click", "double_click", "right_click", "move");
+
+  /** x/y, or an element ref of the last observe on this sandbox's session. */
+  private static Target target(ActBody b) {
+    if (b.ref() == null || !REF_VERBS.contains(b.verb())) {
+      return point(b.x(), b.y());
+    }
+    if (b.x() != null || b.y() != null) {
+      throw ServeException.badRequest("give x and y or ref, not both");
+    }
+    if (!b.ref().matches("e[0-9]{1,9}")) {
+      throw ServeException.badRequest("ref must be an element ref from observe, like e12; got '" + b.ref() + "'");
+    }
+    return new Target.ElementRef(b.ref());
   }
 
   private static Target point(Double x, Double y) {
@@ -366,6 +407,7 @@ public final class SandboxesArea implements ApiArea {
 
   @Override
   public void close() {
+    liveView.close();
     for (Sandbox s : sandboxes.values()) {
       try {
         s.close();

@@ -3,6 +3,7 @@ package dev.agentdesk.app.serve.mcp;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,19 +19,24 @@ import java.util.regex.Pattern;
  * accessibility bus started, and a zenity dialog on the screen: the sandbox whose tree
  * {@code sandbox_observe} reads. Closing it ends the processes it started.
  */
-final class AccessibleRuntime implements AutoCloseable {
-  static final String TOKEN = "mcp-runtime-token-0123456789";
+public final class AccessibleRuntime implements AutoCloseable {
+  public static final String TOKEN = "mcp-runtime-token-0123456789";
   private static final Pattern LISTENING = Pattern.compile("listening on (ws://\\S+)");
 
   private final Process session;
-  final String url;
+  public final String url;
 
   private AccessibleRuntime(Process session, String url) {
     this.session = session;
     this.url = url;
   }
 
-  static AccessibleRuntime start(String display, Path dir) throws IOException, InterruptedException {
+  public static AccessibleRuntime start(String display, Path dir) throws IOException, InterruptedException {
+    return start(display, dir, 0);
+  }
+
+  /** On {@code port} (0: any free one), e.g. to start a runtime again where a test stopped it. */
+  public static AccessibleRuntime start(String display, Path dir, int port) throws IOException, InterruptedException {
     Path token = dir.resolve("runtime-token");
     Files.writeString(token, TOKEN);
     Files.setPosixFilePermissions(token, PosixFilePermissions.fromString("rw-------"));
@@ -41,7 +47,7 @@ final class AccessibleRuntime implements AutoCloseable {
     String script = "/usr/libexec/at-spi-bus-launcher --launch-immediately >/dev/null 2>&1 &\n"
         + "sleep 1\n"
         + "zenity --entry --title=Sandbox --text='Type here' >/dev/null 2>&1 &\n"
-        + "exec \"$JAVA\" -cp \"$CP\" dev.agentdesk.app.Main runtime --listen 127.0.0.1:0 --token-file \"$TOKEN_FILE\""
+        + "exec \"$JAVA\" -cp \"$CP\" dev.agentdesk.app.Main runtime --listen 127.0.0.1:" + port + " --token-file \"$TOKEN_FILE\""
         + " --allow-exec --display \"$DISPLAY\"\n";
     ProcessBuilder pb = new ProcessBuilder("dbus-run-session", "--", "bash", "-c", script);
     var env = pb.environment();
@@ -103,6 +109,11 @@ final class AccessibleRuntime implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+  }
+
+  /** The port the runtime listens on. */
+  public int port() {
+    return URI.create(url).getPort();
   }
 
   @Override
