@@ -75,12 +75,12 @@ function renderEmpty(body, s) {
       h('h2', busy ? 'Importing your history…' : 'No sessions yet'),
       s.phase === 'idle'
         ? h('p', 'This server was started with --no-import, so it does not read the history folders:')
-        : h('p', 'agentdesk reads the session files of Claude Code, Codex, Gemini CLI, Copilot CLI, Cursor, OpenCode and pi from these folders, imports them in the background and keeps watching them:'),
+        : h('p', 'agentdesk reads the session files of Claude Code, Codex, Gemini CLI, Copilot CLI, Cursor, OpenCode, pi and Aider from these folders, imports them in the background and keeps watching them:'),
       h('ul', roots),
       busy ? h('p', 'Imported ' + s.files_done + ' of ' + s.files_total + ' files so far.') :
         s.phase === 'idle' ? null : h('p', 'New sessions appear here by themselves as soon as an agent writes them.'),
       h('p', 'To import files from other folders, restart the server with them, or import them from a shell:'),
-      h('pre', 'agentdesk serve --claude DIR --codex DIR --gemini DIR --opencode DIR --copilot DIR --cursor DIR --pi DIR\nagentdesk history import --claude DIR --codex DIR … --db ' + s.database),
+      h('pre', 'agentdesk serve --claude DIR --codex DIR --gemini DIR --opencode DIR --copilot DIR --cursor DIR --pi DIR --aider DIR\nagentdesk history import --claude DIR --codex DIR … --db ' + s.database),
       s.last_error ? h('p.error-text', 'Last import problem: ' + s.last_error) : null));
 }
 

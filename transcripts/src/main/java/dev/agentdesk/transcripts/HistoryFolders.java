@@ -2,10 +2,14 @@ package dev.agentdesk.transcripts;
 
 import dev.agentdesk.transcripts.adapter.ProviderAdapter;
 import dev.agentdesk.transcripts.index.Importer;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Where each agent writes its transcripts, worked out the way the agents themselves do: from
@@ -33,6 +37,36 @@ public final class HistoryFolders {
     for (Provider p : Provider.values()) {
       for (Path dir : ProviderAdapter.of(p).defaultRoots(env, home)) {
         roots.add(new Importer.Root(p, dir));
+      }
+    }
+    return List.copyOf(roots);
+  }
+
+  /**
+   * The transcripts that providers keep inside projects (Aider's chat history) for the working
+   * folders {@code folders} of known sessions, except those under {@code covered} (roots already
+   * being imported); each is a root of its own.
+   */
+  public static List<Importer.Root> projectRoots(Collection<String> folders, Collection<Importer.Root> covered) {
+    Set<Path> files = new LinkedHashSet<>();
+    List<Importer.Root> roots = new ArrayList<>();
+    for (String folder : folders) {
+      Path dir;
+      try {
+        dir = Path.of(folder);
+      } catch (InvalidPathException e) {
+        continue; // a cwd recorded on another system
+      }
+      if (!dir.isAbsolute()) {
+        continue;
+      }
+      for (Provider p : Provider.values()) {
+        for (Path f : ProviderAdapter.of(p).projectFiles(dir)) {
+          boolean under = covered.stream().anyMatch(r -> r.provider() == p && f.startsWith(r.path().toAbsolutePath()));
+          if (!under && files.add(f)) {
+            roots.add(new Importer.Root(p, f));
+          }
+        }
       }
     }
     return List.copyOf(roots);

@@ -19,4 +19,14 @@ public record ImportReport(int filesSeen, int filesChanged, long bytesRead, long
     problems = List.copyOf(problems);
     ignored = Map.copyOf(ignored);
   }
+
+  /** This import followed by {@code more}: counts added, problems in order. */
+  public ImportReport plus(ImportReport more) {
+    List<LineProblem> all = new java.util.ArrayList<>(problems);
+    all.addAll(more.problems);
+    Map<String, Long> kinds = new java.util.TreeMap<>(ignored);
+    more.ignored.forEach((k, v) -> kinds.merge(k, v, Long::sum));
+    return new ImportReport(filesSeen + more.filesSeen, filesChanged + more.filesChanged, bytesRead + more.bytesRead,
+        records + more.records, all, kinds);
+  }
 }

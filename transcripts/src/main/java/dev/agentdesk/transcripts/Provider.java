@@ -10,7 +10,8 @@ public enum Provider {
   COPILOT("copilot"),
   CURSOR("cursor"),
   OPENCODE("opencode"),
-  PI("pi");
+  PI("pi"),
+  AIDER("aider");
 
   private final String id;
 

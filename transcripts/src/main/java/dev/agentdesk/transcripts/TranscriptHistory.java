@@ -39,10 +39,22 @@ public final class TranscriptHistory implements AutoCloseable {
 
   /**
    * Imports what is new under the roots. Calling it again reads only what was appended since, so
-   * it is also how a caller tails live sessions.
+   * it is also how a caller tails live sessions. Transcripts kept inside projects (Aider's) are
+   * imported too for every working folder the history knows, once the roots are in.
    */
   public ImportReport importFrom(List<Importer.Root> roots, ImportListener listener) {
-    return new Importer(store).run(roots, listener);
+    ImportReport report = new Importer(store).run(roots, listener);
+    List<Importer.Root> projects = HistoryFolders.projectRoots(store.workingFolders(), roots);
+    if (projects.isEmpty()) {
+      return report;
+    }
+    ImportListener problemsOnly = new ImportListener() {
+      @Override
+      public void problem(LineProblem problem) {
+        listener.problem(problem);
+      }
+    };
+    return report.plus(new Importer(store).run(projects, problemsOnly));
   }
 
   public Page<SessionSummary> sessions(SessionQuery query) {

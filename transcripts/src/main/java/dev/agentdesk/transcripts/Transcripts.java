@@ -109,6 +109,6 @@ public final class Transcripts {
   }
 
   /** Most distinctive formats first; Claude Code, the most general JSONL, is the fallback. */
-  private static final List<Provider> DETECTION_ORDER = List.of(Provider.CODEX, Provider.OPENCODE, Provider.GEMINI,
+  private static final List<Provider> DETECTION_ORDER = List.of(Provider.AIDER, Provider.CODEX, Provider.OPENCODE, Provider.GEMINI,
       Provider.COPILOT, Provider.PI, Provider.CURSOR);
 }

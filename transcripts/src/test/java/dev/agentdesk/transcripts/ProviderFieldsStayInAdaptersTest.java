@@ -40,7 +40,9 @@ class ProviderFieldsStayInAdaptersTest {
       // OpenCode
       "callID", "messageID", "sessionID", "providerID", "modelID", "MessageAbortedError",
       // pi
-      "thinking_level_change", "bashExecution", "branch_summary", "firstKeptEntryId", "custom_message");
+      "thinking_level_change", "bashExecution", "branch_summary", "firstKeptEntryId", "custom_message",
+      // Aider
+      "aider chat started at", "Applied edit to ", "Main model: ");
 
   /**
    * Main sources that write provider files on purpose, with why: the benchmark's corpus generator

@@ -46,6 +46,11 @@ public final class HistoryFolderOptions {
       + " $PI_CODING_AGENT_SESSION_DIR, settings.json's sessionDir, and $PI_CODING_AGENT_DIR/sessions (~/.pi/agent/sessions)")
   List<Path> pi = new ArrayList<>();
 
+  @Option(names = "--aider", paramLabel = "DIR", description = "A folder to search for Aider's .aider.chat.history.md"
+      + " (the folder and three levels below; or the file itself; repeatable). Aider histories in the working folders of"
+      + " imported sessions are always read. Default: $AIDER_CHAT_HISTORY_FILE")
+  List<Path> aider = new ArrayList<>();
+
   private Map<Provider, List<Path>> named() {
     Map<Provider, List<Path>> m = new LinkedHashMap<>();
     m.put(Provider.CLAUDE, claude);
@@ -55,6 +60,7 @@ public final class HistoryFolderOptions {
     m.put(Provider.COPILOT, copilot);
     m.put(Provider.CURSOR, cursor);
     m.put(Provider.PI, pi);
+    m.put(Provider.AIDER, aider);
     return m;
   }
 
@@ -72,7 +78,7 @@ public final class HistoryFolderOptions {
   public List<Importer.Root> roots(Map<String, String> env, boolean existingOnly) {
     if (usesDefaults()) {
       List<Importer.Root> all = HistoryFolders.defaults(env);
-      return existingOnly ? all.stream().filter(r -> Files.isDirectory(r.path())).toList() : all;
+      return existingOnly ? all.stream().filter(r -> Files.exists(r.path())).toList() : all;
     }
     List<Importer.Root> roots = new ArrayList<>();
     named().forEach((provider, dirs) -> {

@@ -28,10 +28,11 @@ public final class HistoryParseCommand implements Callable<Integer> {
   DbOption db = new DbOption();
 
   @Parameters(paramLabel = "FILE", description = {"A transcript: a Claude Code, Codex, Copilot, Cursor or pi .jsonl,"
+      + " an Aider .aider.chat.history.md (FILE#SESSION_ID when it holds several sessions),"
       + " a Gemini CLI .json/.jsonl, an OpenCode storage/session/…/ID.json, or OPENCODE.db#SESSION_ID"})
   Path file;
 
-  @Option(names = "--provider", paramLabel = "P", description = "claude, codex, gemini, copilot, cursor, opencode or pi (default: detected from the file)")
+  @Option(names = "--provider", paramLabel = "P", description = "claude, codex, gemini, copilot, cursor, opencode, pi or aider (default: detected from the file)")
   String provider;
 
   @Option(names = "--json", description = "The session detail JSON")

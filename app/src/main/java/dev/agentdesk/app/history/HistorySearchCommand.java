@@ -37,7 +37,7 @@ public final class HistorySearchCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print JSON")
   boolean json;
 
-  @Option(names = "--provider", paramLabel = "P", description = "Only sessions of this provider (claude, codex, gemini, copilot, cursor, opencode or pi)")
+  @Option(names = "--provider", paramLabel = "P", description = "Only sessions of this provider (claude, codex, gemini, copilot, cursor, opencode, pi or aider)")
   String provider;
 
   @Option(names = "--project", paramLabel = "NAME", description = "Only sessions of this project")

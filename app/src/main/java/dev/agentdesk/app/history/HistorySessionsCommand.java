@@ -27,7 +27,7 @@ public final class HistorySessionsCommand implements Callable<Integer> {
   @CommandLine.Mixin
   DbOption db = new DbOption();
 
-  @Option(names = "--provider", paramLabel = "P", description = "claude, codex, gemini, copilot, cursor, opencode or pi")
+  @Option(names = "--provider", paramLabel = "P", description = "claude, codex, gemini, copilot, cursor, opencode, pi or aider")
   String provider;
 
   @Option(names = "--project", paramLabel = "NAME", description = "Only this project (directory name)")

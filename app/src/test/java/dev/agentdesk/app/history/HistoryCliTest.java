@@ -252,4 +252,32 @@ class HistoryCliTest {
       assertThat(session.get("message_count").asInt()).isEqualTo(4);
     }
   }
+
+  @Test
+  void aiderHistoriesImportFromAFolderAndOneSessionParsesByName(@TempDir Path work) throws IOException {
+    Path project = Files.createDirectories(work.resolve("code/api"));
+    Path history = project.resolve(".aider.chat.history.md");
+    // constructed the way aider writes it (see AiderTest in transcripts), not a recorded session
+    Files.writeString(history, String.join("\n", "", "# aider chat started at 2026-03-02 09:15:04", "",
+        "> Main model: gpt-4o with diff edit format  ", "", "#### Rename the flag  ", "", "Renamed.", "",
+        "> Tokens: 1.5k sent, 20 received. Cost: $0.0040 message, $0.0040 session.  ", "",
+        "# aider chat started at 2026-03-02 10:00:00", "", "#### And the docs  ", "", "Done.", ""));
+    CliRun imp = run("history", "import", "--aider", work.resolve("code").toString(), "--db", db.toString(), "--json");
+    assertThat(imp.exit()).as(imp.err()).isZero();
+    assertThat(JSON.readTree(imp.out()).get("files").asInt()).isEqualTo(2);
+    CliRun list = run("history", "sessions", "--provider", "aider", "--json", "--db", db.toString());
+    assertThat(list.exit()).as(list.err()).isZero();
+    JsonNode sessions = JSON.readTree(list.out());
+    assertThat(sessions.toString()).contains("\"aider\"").contains("Rename the flag");
+    CliRun several = run("history", "parse", history.toString(), "--json");
+    assertThat(several.exit()).isNotZero();
+    assertThat(several.err()).contains("holds 2 sessions").contains(history + "#aider-");
+    String id = several.err().replaceAll("(?s).*" + java.util.regex.Pattern.quote(history.toString()) + "#(aider-[0-9a-fT-]+).*",
+        "$1");
+    CliRun one = run("history", "parse", "--provider", "aider", history + "#" + id, "--json");
+    assertThat(one.exit()).as(one.err()).isZero();
+    JsonNode session = JSON.readTree(one.out()).get("session");
+    assertThat(session.get("source").asText()).isEqualTo("aider");
+    assertThat(session.get("usage").get("input_tokens").asLong()).isEqualTo(1500);
+  }
 }

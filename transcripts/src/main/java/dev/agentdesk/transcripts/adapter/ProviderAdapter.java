@@ -17,7 +17,7 @@ import java.util.stream.Stream;
  * provider's format; everything downstream sees {@code TranscriptRecord}s.
  */
 public sealed interface ProviderAdapter permits ClaudeCodeAdapter, CodexAdapter, GeminiAdapter, CopilotAdapter, CursorAdapter,
-    OpenCodeAdapter, PiAdapter {
+    OpenCodeAdapter, PiAdapter, AiderAdapter {
 
   Provider provider();
 
@@ -36,6 +36,22 @@ public sealed interface ProviderAdapter permits ClaudeCodeAdapter, CodexAdapter,
    */
   default boolean recognises(Path file, List<String> head) {
     return false;
+  }
+
+  /**
+   * How many folder levels below a root {@link #discover} looks (and a watcher needs to watch): all
+   * of them for a provider's own folder; fewer for one searched among other files.
+   */
+  default int searchDepth() {
+    return Integer.MAX_VALUE;
+  }
+
+  /**
+   * This provider's transcripts that live inside a project rather than in a folder of its own, for the
+   * working folder {@code folder} of some session (any provider's); empty for most providers.
+   */
+  default List<Path> projectFiles(Path folder) {
+    return List.of();
   }
 
   /**
@@ -91,6 +107,7 @@ public sealed interface ProviderAdapter permits ClaudeCodeAdapter, CodexAdapter,
       case CURSOR -> new CursorAdapter();
       case OPENCODE -> new OpenCodeAdapter();
       case PI -> new PiAdapter();
+      case AIDER -> new AiderAdapter();
     };
   }
 }

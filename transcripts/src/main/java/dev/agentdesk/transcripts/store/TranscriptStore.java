@@ -235,6 +235,11 @@ public final class TranscriptStore implements AutoCloseable {
   }
 
   /** Whether the session {@code id} is stored. */
+  /** Every distinct working folder recorded for a session, in no particular order. */
+  public List<String> workingFolders() {
+    return query("SELECT DISTINCT cwd FROM sessions WHERE cwd IS NOT NULL", List.of(), rs -> rs.getString(1));
+  }
+
   public boolean hasSession(String id) {
     return !query("SELECT 1 FROM sessions WHERE id = ?", List.of(id), rs -> 1).isEmpty();
   }

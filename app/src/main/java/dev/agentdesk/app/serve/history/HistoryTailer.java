@@ -7,6 +7,7 @@ import dev.agentdesk.transcripts.ImportListener;
 import dev.agentdesk.transcripts.ImportReport;
 import dev.agentdesk.transcripts.LineProblem;
 import dev.agentdesk.transcripts.TranscriptHistory;
+import dev.agentdesk.transcripts.adapter.ProviderAdapter;
 import dev.agentdesk.transcripts.index.Importer;
 import java.io.IOException;
 import java.nio.file.ClosedWatchServiceException;
@@ -162,8 +163,9 @@ final class HistoryTailer implements AutoCloseable {
     }
   }
 
+  /** The roots that exist: folders, and single files (Aider's history named by its path). */
   private List<Importer.Root> existingRoots() {
-    return roots.stream().filter(r -> Files.isDirectory(r.path())).toList();
+    return roots.stream().filter(r -> Files.exists(r.path())).toList();
   }
 
   private void publish(ImportStatus s) {
@@ -174,7 +176,7 @@ final class HistoryTailer implements AutoCloseable {
 
   private ImportStatus status(String phase, int total, int done, long records, int errors, String lastError) {
     List<ImportStatus.Root> rs = roots.stream()
-        .map(r -> new ImportStatus.Root(r.provider().id(), r.path().toString(), Files.isDirectory(r.path())))
+        .map(r -> new ImportStatus.Root(r.provider().id(), r.path().toString(), Files.exists(r.path())))
         .toList();
     return new ImportStatus(phase, rs, total, done, records, errors, lastError, database);
   }
@@ -185,7 +187,16 @@ final class HistoryTailer implements AutoCloseable {
       return;
     }
     for (Importer.Root root : existingRoots()) {
-      try (Stream<Path> dirs = Files.walk(root.path())) {
+      if (Files.isRegularFile(root.path())) {
+        if (root.path().toAbsolutePath().getParent() != null) {
+          watch(root.path().toAbsolutePath().getParent());
+        }
+        continue;
+      }
+      // A provider whose files are searched for among other files (Aider's in projects) is watched
+      // only as deep as it is searched.
+      int depth = ProviderAdapter.of(root.provider()).searchDepth();
+      try (Stream<Path> dirs = Files.walk(root.path(), depth)) {
         dirs.filter(Files::isDirectory).forEach(this::watch);
       } catch (IOException | RuntimeException e) {
         LOG.debug("cannot walk {}: {}", root.path(), e.toString());
