@@ -9,6 +9,7 @@ import dev.agentdesk.terminal.session.SessionEvent;
 import dev.agentdesk.terminal.session.SessionException;
 import dev.agentdesk.terminal.session.SessionListener;
 import dev.agentdesk.terminal.session.SessionSpec;
+import dev.agentdesk.transcripts.HistoryFolders;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -58,7 +59,7 @@ public final class AgentSessions implements AutoCloseable {
      */
     public static Config defaults() {
       Map<String, String> env = System.getenv();
-      Path home = Path.of(env.getOrDefault("HOME", System.getProperty("user.home")));
+      Path home = HistoryFolders.home(env); // $HOME as the agents read it, in the one place history does
       Path data = Path.of(env.getOrDefault("XDG_DATA_HOME", home.resolve(".local/share").toString())).resolve("agentdesk");
       return new Config(data.resolve("agents.db"), data.resolve("worktrees"), env, Duration.ofSeconds(60),
           Duration.ofMillis(250), TerminalHost.direct());
