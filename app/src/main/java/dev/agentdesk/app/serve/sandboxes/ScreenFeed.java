@@ -203,8 +203,11 @@ final class ScreenFeed {
         boolean quickRetry = was == State.RECONNECTING && !retried;
         retried = true;
         state = quickRetry ? State.RECONNECTING : State.GONE;
-        detail = "the runtime at " + url + " does not answer (" + e.getMessage() + "). Start it again"
-            + " (agentdesk runtime …) and this view reconnects by itself, or remove this sandbox.";
+        detail = e.reason() == AciClientException.Reason.NOT_ADVERTISED
+            ? "the runtime at " + url + " offers no screencast (" + e.getMessage() + "); the live view needs"
+                + " an ACI runtime with start_screencast, such as agentdesk runtime."
+            : "the runtime at " + url + " does not answer (" + e.getMessage() + "). Start it again"
+                + " (agentdesk runtime …) and this view reconnects by itself, or remove this sandbox.";
         nextAttempt = System.currentTimeMillis() + (quickRetry ? 500 : RETRY_MS);
         if (state != was) {
           broadcastState();

@@ -122,7 +122,7 @@ final class ViewerOutbox {
     return bytesSent;
   }
 
-  /** Bytes waiting in the slot (an upper bound of what this viewer holds). */
+  /** Images waiting in the slot: a keyframe counts one, each tile one. */
   synchronized int pendingTiles() {
     return pending == null ? 0 : pending.tileCount() + (pending.hasKeyframe() ? 1 : 0);
   }
