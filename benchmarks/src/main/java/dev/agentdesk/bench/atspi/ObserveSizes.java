@@ -48,6 +48,7 @@ public final class ObserveSizes {
       }
       Observation quiet = o.observe(new ObserveRequest(true, 0));
       long png = screenshotBytes(window);
+      boolean same = cachedEqualsUncached(engine);
 
       int fullBytes = utf8(full.treeText());
       int diffBytes = utf8(diff.treeText());
@@ -63,11 +64,27 @@ public final class ObserveSizes {
       System.out.println("| whole observation JSON (full, with elements) | " + kib(jsonBytes)
           + " | — |");
       System.out.println();
+      System.out.println("After the edits, a new session on this (cached, warm) engine and one on an uncached"
+          + " engine observe once each: tree_text and elements (refs, boxes, states, values) "
+          + (same ? "are equal." : "DIFFER — the cache is stale."));
+      System.out.println();
       System.out.println("The diff after the three edits:");
       System.out.println();
       System.out.println("```");
       System.out.println(diff.treeText());
       System.out.println("```");
+    }
+  }
+
+  /** Fresh sessions mint refs in walk order, so both observations must match exactly. */
+  private static boolean cachedEqualsUncached(AtspiEngine cached) {
+    try (AtspiEngine plain = AtspiEngine.create(BenchDesktop.settings().withEventCache(false));
+        StructuredObserver u = plain.openSession();
+        StructuredObserver c = cached.openSession()) {
+      Observation truth = u.observe(ObserveRequest.FULL);
+      Observation fromCache = c.observe(ObserveRequest.FULL);
+      return truth.treeText().equals(fromCache.treeText())
+          && truth.elements().equals(fromCache.elements());
     }
   }
 
