@@ -13,7 +13,8 @@ public enum Direction {
     this.wire = wire;
   }
 
-  /** The spelling in a recording's lines. */
+  /** The spelling in a recording's lines (and in JSON). */
+  @com.fasterxml.jackson.annotation.JsonValue
   public String wire() {
     return wire;
   }

@@ -105,8 +105,11 @@ class RecordingWriterTest {
     assertThat(r.tornLines()).isEqualTo(1);
     assertThat(r.entries()).hasSize(1);
     Files.writeString(seg, "\n{\"t\":6.0,\"conn\":1,\"event\":\"close\"}\n", StandardOpenOption.APPEND);
-    assertThatThrownBy(() -> Recording.open(rec)).isInstanceOf(RecordingException.class)
-        .hasMessageStartingWith("segment-000001.jsonl line 3 is not JSON");
+    assertThatThrownBy(() -> Recording.open(rec)).isInstanceOfSatisfying(RecordingException.class, e -> {
+      assertThat(e.kind()).isEqualTo(RecordingException.Kind.CORRUPT);
+      assertThat(e.file()).isEqualTo(seg);
+      assertThat(e.getMessage()).startsWith(seg + " line 3 is not JSON");
+    });
     assertThatThrownBy(() -> Recording.open(dir.resolve("none"))).hasMessageStartingWith("no recording folder");
   }
 
