@@ -7,6 +7,7 @@ import { terminalsPage, terminalPage } from './pages/terminals.js';
 import { historyPage, sessionPage } from './pages/history.js';
 import { usagePage } from './pages/usage.js';
 import { sandboxesPage, sandboxPage } from './pages/sandboxes.js';
+import { recordingsPage, recordingPage } from './pages/recordings.js';
 import { initImportStatus } from './pages/import-status.js';
 import { initNotifications } from './notify.js';
 import { settingsPage } from './pages/settings.js';
@@ -25,6 +26,8 @@ const routes = [
   [/^#\/usage(?:\?(.*))?$/, 'usage', (m) => usagePage(view, new URLSearchParams(m[1] || ''), health)],
   [/^#\/sandboxes\/([\w-]+)$/, 'sandboxes', (m) => sandboxPage(view, m[1], health)],
   [/^#\/sandboxes$/, 'sandboxes', () => sandboxesPage(view, health)],
+  [/^#\/recordings\/([\w.-]+)(?:\?(.*))?$/, 'recordings', (m) => recordingPage(view, m[1], new URLSearchParams(m[2] || ''), health)],
+  [/^#\/recordings$/, 'recordings', () => recordingsPage(view, health)],
   [/^#\/settings$/, 'settings', () => settingsPage(view, health)],
 ];
 

@@ -1,6 +1,8 @@
 package dev.agentdesk.aci.recording;
 
 import com.fasterxml.jackson.annotation.JsonValue;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -118,7 +120,7 @@ public final class Playback {
    * @param bytes the folder's size on disk
    * @param firstSegment above 1 when rotation dropped the oldest segments
    */
-  public record Summary(Instant started, double durationMs, int steps, int messages, int actions, int observations,
+  public record Summary(@JsonSerialize(using = ToStringSerializer.class) Instant started, double durationMs, int steps, int messages, int actions, int observations,
       int frames, int connections, Size screen, Ending ending, int segments, int firstSegment, long bytes) {}
 
   /**

@@ -50,8 +50,10 @@ public final class RuntimeCommand implements Callable<Integer> {
   @ArgGroup(exclusive = true)
   Screen screen = new Screen();
 
-  @Option(names = "--record", paramLabel = "DIR",
-      description = "Record every message of every connection into the new folder DIR (docs/recording.md).")
+  @Option(names = "--record", paramLabel = "DIR", arity = "0..1", fallbackValue = "",
+      description = "Record every message of every connection into the new folder DIR (docs/recording.md)."
+          + " Without DIR: a new folder named by the start time in $XDG_DATA_HOME/agentdesk/recordings,"
+          + " where 'serve' finds it for the dashboard's Recordings page.")
   Path record;
 
   static final class Screen {
@@ -60,6 +62,20 @@ public final class RuntimeCommand implements Callable<Integer> {
 
     @Option(names = "--xvfb", paramLabel = "WxH", description = "Start a private Xvfb of this size and drive it.")
     String xvfb;
+  }
+
+  /**
+   * A new folder in {@code recordings} named by {@code now} in UTC ({@code 2026-12-01T16-48-03Z}, a
+   * suffix when taken): a valid recording id, sorting by time.
+   */
+  static Path defaultRecording(Path recordings, java.time.Instant now) {
+    String name = java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH-mm-ss'Z'")
+        .withZone(java.time.ZoneOffset.UTC).format(now);
+    Path dir = recordings.resolve(name);
+    for (int i = 2; java.nio.file.Files.exists(dir); i++) {
+      dir = recordings.resolve(name + "-" + i);
+    }
+    return dir;
   }
 
   /** Released to stop a running runtime (SIGTERM, SIGINT, tests). */
@@ -82,6 +98,10 @@ public final class RuntimeCommand implements Callable<Integer> {
     }
     String token = readToken();
     RecordingWriter recording = null;
+    if (record != null && record.toString().isEmpty()) {
+      record = defaultRecording(dev.agentdesk.app.serve.DataDirs.dataDir(System.getenv(),
+          dev.agentdesk.app.serve.DataDirs.home()).resolve("recordings"), java.time.Instant.now());
+    }
     if (record != null) {
       try {
         recording = RecordingWriter.open(record, RecordingWriter.Limits.defaults());

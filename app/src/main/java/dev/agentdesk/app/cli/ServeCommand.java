@@ -89,6 +89,12 @@ public final class ServeCommand implements Callable<Integer> {
           + " sandboxes. Without it the MCP endpoint offers read-only tools only.")
   boolean mcpAllowControl;
 
+  @Option(names = "--recordings", paramLabel = "DIR",
+      description = "The folder of ACI recordings the dashboard's Recordings page plays (each sub-folder one"
+          + " recording, as 'runtime --record' and 'aci record --out' write them)."
+          + " Default: $XDG_DATA_HOME/agentdesk/recordings (~/.local/share/agentdesk/recordings).")
+  Path recordings;
+
   /** What happened to the token file at start (made, replaced), for the banner. */
   private Optional<String> tokenNote = Optional.empty();
 
@@ -146,6 +152,8 @@ public final class ServeCommand implements Callable<Integer> {
             + " (" + nc.webhooks().get(0).format().code() + ")")
         + "; auto-resume " + (nc.autoResumeAll() ? "on for every session" : "per session") + "; settings "
         + nc.settingsFile());
+    out.println("  recordings:       " + config.recordings()
+        + (java.nio.file.Files.isDirectory(config.recordings()) ? "" : " (not there yet)"));
     out.println("  MCP endpoint:     " + url + "mcp (Streamable HTTP, same token; "
         + (config.mcpAllowControl() ? "control tools allowed" : "read-only; --mcp-allow-control allows control") + ")");
     out.println("  stop with Ctrl-C (SIGINT) or SIGTERM");
@@ -188,8 +196,9 @@ public final class ServeCommand implements Callable<Integer> {
       throw new UserError(e.getMessage() + " (--webhook, --webhook-format)", e);
     }
     try {
-      return new ServeConfig(bind, port, access, database,
+      ServeConfig c = new ServeConfig(bind, port, access, database,
           folders.roots(env, false), !noImport, DataDirs.dataDir(env, home), notifications, mcpAllowControl);
+      return recordings == null ? c : c.withRecordings(recordings.toAbsolutePath());
     } catch (IllegalArgumentException e) {
       throw new UserError(e.getMessage());
     }

@@ -4,6 +4,7 @@ import dev.agentdesk.app.serve.agents.AgentsArea;
 import dev.agentdesk.app.serve.history.HistoryArea;
 import dev.agentdesk.app.serve.notifications.NotificationsArea;
 import dev.agentdesk.app.serve.mcp.McpArea;
+import dev.agentdesk.app.serve.recordings.RecordingsArea;
 import dev.agentdesk.app.serve.sandboxes.SandboxesArea;
 import dev.agentdesk.app.serve.terminals.TerminalsArea;
 import java.util.ArrayList;
@@ -47,6 +48,8 @@ public final class Serve {
       SandboxesArea sandboxes = new SandboxesArea(events);
       areas.add(sandboxes);
       features.put("sandboxes", true);
+      areas.add(new RecordingsArea(config.recordings()));
+      features.put("recordings", true);
       areas.add(new McpArea(config, terminals, agents, sandboxes));
       features.put("mcp", true);
     } catch (RuntimeException e) {

@@ -23,6 +23,8 @@ import java.util.Optional;
  * @param notifications webhooks, desktop bus, settings file and auto-resume ({@code --webhook}, …)
  * @param mcpAllowControl whether MCP clients at {@code /mcp} may call the tools that type, start or
  *     exec ({@code --mcp-allow-control}); read-only tools are always there
+ * @param recordings the folder whose sub-folders are ACI recordings the dashboard plays ({@code
+ *     --recordings}); null means {@code dataDir/recordings}
  */
 public record ServeConfig(
     String bind,
@@ -33,7 +35,14 @@ public record ServeConfig(
     boolean importHistory,
     Path dataDir,
     Notifications notifications,
-    boolean mcpAllowControl) {
+    boolean mcpAllowControl,
+    Path recordings) {
+
+  /** A server whose recordings are in {@code dataDir/recordings}. */
+  public ServeConfig(String bind, int port, Access access, Database database, List<Importer.Root> historyRoots,
+      boolean importHistory, Path dataDir, Notifications notifications, boolean mcpAllowControl) {
+    this(bind, port, access, database, historyRoots, importHistory, dataDir, notifications, mcpAllowControl, null);
+  }
 
   /** A server that imports one Claude Code and one Codex folder (tests and embedding). */
   public ServeConfig(String bind, int port, Access access, Database database, Path claudeProjects, Path codexSessions,
@@ -137,12 +146,20 @@ public record ServeConfig(
   }
 
   public ServeConfig withNotifications(Notifications n) {
-    return new ServeConfig(bind, port, access, database, historyRoots, importHistory, dataDir, n, mcpAllowControl);
+    return new ServeConfig(bind, port, access, database, historyRoots, importHistory, dataDir, n, mcpAllowControl,
+        recordings);
+  }
+
+  /** The same server playing the recordings in {@code dir}. */
+  public ServeConfig withRecordings(Path dir) {
+    return new ServeConfig(bind, port, access, database, historyRoots, importHistory, dataDir, notifications,
+        mcpAllowControl, Objects.requireNonNull(dir, "dir"));
   }
 
   /** The same server with MCP control allowed or not. */
   public ServeConfig withMcpAllowControl(boolean allow) {
-    return new ServeConfig(bind, port, access, database, historyRoots, importHistory, dataDir, notifications, allow);
+    return new ServeConfig(bind, port, access, database, historyRoots, importHistory, dataDir, notifications, allow,
+        recordings);
   }
 
   public ServeConfig {
@@ -152,6 +169,9 @@ public record ServeConfig(
     Objects.requireNonNull(database, "database");
     historyRoots = List.copyOf(historyRoots);
     Objects.requireNonNull(dataDir, "dataDir");
+    if (recordings == null) {
+      recordings = dataDir.resolve("recordings");
+    }
     if (port < 0 || port > 65_535) {
       throw new IllegalArgumentException("port must be 0..65535, got " + port);
     }

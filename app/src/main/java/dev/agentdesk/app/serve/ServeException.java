@@ -20,6 +20,8 @@ public final class ServeException extends RuntimeException {
     CONFLICT(409, "conflict"),
     PAYLOAD_TOO_LARGE(413, "payload_too_large"),
     UNSUPPORTED_MEDIA_TYPE(415, "unsupported_media_type"),
+    /** What the request names exists but cannot be used as it is (a damaged recording). */
+    UNPROCESSABLE(422, "unprocessable"),
     INTERNAL(500, "internal"),
     UPSTREAM_FAILED(502, "upstream_failed"),
     UNAVAILABLE(503, "unavailable");

@@ -100,6 +100,22 @@ public final class TestServer implements AutoCloseable {
     return new TestServer(dir, Serve.start(config, env), config.token());
   }
 
+  /** A loopback server (no history import) whose Recordings page plays the recordings in {@code recordings}. */
+  public static TestServer withRecordings(Path recordings) {
+    try {
+      Path dir = Files.createTempDirectory("agentdesk-serve-test");
+      Files.createDirectories(dir.resolve("claude"));
+      Files.createDirectories(dir.resolve("codex"));
+      TestServer s = start(new ServeConfig("127.0.0.1", 0, newToken(),
+          new ServeConfig.Database.SqliteFile(dir.resolve("history.db")), dir.resolve("claude"), dir.resolve("codex"),
+          false, dir.resolve("data")).withRecordings(recordings), dir);
+      s.ownsDir = true;
+      return s;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   public static TestServer start(ServeConfig config, Path dir) {
     return new TestServer(dir, Serve.start(config), config.token());
   }
