@@ -22,7 +22,7 @@ class DashboardBrowserTest {
       b.await(By.cssSelector(".tabs a.active"));
       b.awaitText(By.cssSelector("#live-status .label"), "live", 10);
       assertThat(b.driver.findElements(By.cssSelector(".tabs a"))).extracting(e -> e.getText())
-          .containsExactly("Agents", "Terminals", "History", "Usage", "Sandboxes");
+          .containsExactly("Agents", "Terminals", "History", "Usage", "Sandboxes", "Recordings");
       b.screenshot("dashboard-shell");
     }
   }

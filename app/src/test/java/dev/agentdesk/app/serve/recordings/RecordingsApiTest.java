@@ -101,10 +101,26 @@ class RecordingsApiTest {
       }
     });
     assertThat(labels).hasSize(count(rec, Direction.CLIENT_TO_RUNTIME, "action"))
-        .contains("move (100, 40)", "type_text \"a\"", "click (120, 50)", "key Return", "wait 600 ms");
+        .contains("move (300, 240)", "type_text \"a\"", "click (330, 250)", "key Return", "wait 600 ms");
     JsonNode click = find(steps, st -> "click".equals(st.path("action").path("verb").asText()));
     assertThat(click.path("action").path("at").path("x").asDouble()).isEqualTo(RecordedSessions.CLICK_X);
     assertThat(click.path("action").path("at").path("y").asDouble()).isEqualTo(RecordedSessions.CLICK_Y);
+    // The move to an element ref acts at the centre of that element's box in the observation before it.
+    JsonNode tree = find(steps, st -> "tree".equals(st.path("observation").path("kind").asText()));
+    assertThat(tree.path("observation").path("tree_text").asText()).contains("OK");
+    JsonNode byRef = find(steps, st -> "element_ref".equals(st.path("action").path("target").asText()));
+    String ref = byRef.path("action").path("ref").asText();
+    JsonNode box = null;
+    for (JsonNode el : rec.entries().get(tree.path("index").asInt()).message().path("elements")) {
+      if (ref.equals(el.path("ref").asText())) {
+        box = el.path("bbox");
+      }
+    }
+    assertThat(box).as("element %s in the observation", ref).isNotNull();
+    assertThat(byRef.path("action").path("at").path("x").asDouble()).isEqualTo(box.get(0).asDouble() + box.get(2).asDouble() / 2);
+    assertThat(byRef.path("action").path("at").path("y").asDouble()).isEqualTo(box.get(1).asDouble() + box.get(3).asDouble() / 2);
+    assertThat(byRef.path("tree").asInt()).isEqualTo(tree.path("index").asInt());
+    assertThat(byRef.path("action").path("label").asText()).startsWith("move " + ref + " (");
     JsonNode shot = find(steps, st -> "screenshot".equals(st.path("observation").path("kind").asText()));
     assertThat(shot.path("observation").path("frame_hash").asText()).isNotBlank();
     assertThat(shot.path("observation").path("source").path("w").asInt()).isEqualTo(480);

@@ -103,6 +103,20 @@ class RecordingsBrowserTest {
     awaitStep(b, typed);
     assertCanvasIsFrameOf(b, typed);
     assertThat(b.driver.findElement(By.id("rec-detail")).getText()).contains("type_text");
+    assertThat(b.driver.findElement(By.id("rec-tree")).getText()).isEqualTo("No accessibility tree observed yet.");
+
+    // After the structured observation the tree panel shows its tree_text, and keeps it.
+    int byRef = -1;
+    for (JsonNode st : steps) {
+      if ("element_ref".equals(st.path("action").path("target").asText())) {
+        byRef = st.path("index").asInt();
+      }
+    }
+    b.open(s.page("#/recordings/session?step=" + byRef));
+    awaitStep(b, byRef);
+    String treeText = steps.get(steps.get(byRef).path("tree").asInt()).path("observation").path("tree_text").asText();
+    assertThat(treeText).contains("OK");
+    assertThat(b.driver.findElement(By.id("rec-tree")).getAttribute("textContent")).isEqualTo(treeText);
     b.screenshot("recording-player");
   }
 
