@@ -147,8 +147,8 @@ public final class PlaybackScrubBench {
     // The same encoder settings as Playback's (deflate level 2), so only the composing differs.
     javax.imageio.ImageWriter writer = ImageIO.getImageWritersByFormatName("png").next();
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    try (var stream = new javax.imageio.stream.MemoryCacheImageOutputStream(out)) {
-      writer.setOutput(stream);
+    try (var imageOut = new javax.imageio.stream.MemoryCacheImageOutputStream(out)) {
+      writer.setOutput(imageOut);
       javax.imageio.ImageWriteParam param = writer.getDefaultWriteParam();
       param.setCompressionMode(javax.imageio.ImageWriteParam.MODE_EXPLICIT);
       param.setCompressionQuality(0.75f);
