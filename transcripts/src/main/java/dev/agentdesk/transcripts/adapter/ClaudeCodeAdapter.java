@@ -5,11 +5,9 @@ import dev.agentdesk.transcripts.LineProblem;
 import dev.agentdesk.transcripts.LiveTranscripts;
 import dev.agentdesk.transcripts.Provider;
 import dev.agentdesk.transcripts.TurnSignals;
-import dev.agentdesk.transcripts.records.DeleteSessionRecord;
 import dev.agentdesk.transcripts.records.SubagentRecord;
 import dev.agentdesk.transcripts.records.TranscriptRecord;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -87,25 +85,11 @@ public final class ClaudeCodeAdapter implements ProviderAdapter {
 
   @Override
   public ParseResult parse(SourceUnit unit, Cursor cursor) {
-    List<LineProblem> problems = new ArrayList<>();
-    ClaudeLineParser parser = new ClaudeLineParser(unit, cursor == null ? null : cursor.state());
-    JsonlScan.Outcome out = JsonlScan.scan(unit, cursor, batchBytes, parser::line, problems, parser::stateJson);
-    String restart = out.restartReason();
-    if (restart != null) {
-      // That pass started from a carry-over that belongs to the old file; read it again clean.
-      parser = new ClaudeLineParser(unit, null);
-      problems.clear();
-      out = JsonlScan.scan(unit, null, batchBytes, parser::line, problems, parser::stateJson);
-    }
-    List<TranscriptRecord> records = new ArrayList<>(parser.records.size() + 2);
-    if (restart != null) {
-      records.add(new DeleteSessionRecord(unit.sessionId(), restart));
-    }
-    records.add(parser.session.toRecord(unit, out.fromStart()));
-    records.addAll(parser.records);
-    subagentMeta(unit, problems).ifPresent(records::add);
-    records.addAll(ClaudeWorkflowRuns.read(unit, problems));
-    return new ParseResult(records, out.next(), problems, parser.ignored, out.bytesRead(), out.atEnd());
+    SessionLines.Read<ClaudeLineParser> read = SessionLines.read(unit, cursor, batchBytes, ClaudeLineParser::new);
+    List<TranscriptRecord> records = read.records(unit);
+    subagentMeta(unit, read.problems()).ifPresent(records::add);
+    records.addAll(ClaudeWorkflowRuns.read(unit, read.problems()));
+    return read.result(records);
   }
 
   /**

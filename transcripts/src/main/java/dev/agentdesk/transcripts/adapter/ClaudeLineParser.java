@@ -19,9 +19,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * Turns Claude Code transcript lines into canonical records for {@link ClaudeCodeAdapter}: one
@@ -29,13 +27,10 @@ import java.util.TreeMap;
  * (pending skill, task and workflow calls, recently counted uuids). Split from the adapter, which
  * finds files and runs reads, because the line format alone is this large.
  */
-final class ClaudeLineParser {
+final class ClaudeLineParser extends SessionLines {
   private static final int STATE_LIMIT = 256;
   private static final int COUNTED_LIMIT = 64;
   private final SourceUnit unit;
-  final List<TranscriptRecord> records = new ArrayList<>();
-  final SessionAccumulator session = new SessionAccumulator();
-  final Map<String, Long> ignored = new TreeMap<>();
   /** Skill tool-call ids whose instruction message may still follow. */
   private final ArrayNode skillCalls;
   /** Subagent tool calls waiting for their result: id -> [type, description]. */
@@ -96,6 +91,7 @@ final class ClaudeLineParser {
     }
   }
 
+  @Override
   String stateJson() {
     ObjectNode s = JsonlScan.MAPPER.createObjectNode();
     s.set("skills", skillCalls);
@@ -112,7 +108,8 @@ final class ClaudeLineParser {
     return s.toString();
   }
 
-  void line(ObjectNode node, long offset, long lineNo) {
+  @Override
+  public void line(ObjectNode node, long offset, long lineNo) {
     String type = Json.str(node, "type");
     if (type == null) {
       // Some writers (and older versions) leave out the line type; the message role says it.
@@ -144,10 +141,6 @@ final class ClaudeLineParser {
     // the session's time bounds.
     noteMetadata(node, !out.isEmpty());
     records.addAll(out);
-  }
-
-  private void ignore(String kind) {
-    ignored.merge(kind, 1L, Long::sum);
   }
 
   /**

@@ -3,12 +3,10 @@ package dev.agentdesk.transcripts.adapter;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.agentdesk.transcripts.LineProblem;
 import dev.agentdesk.transcripts.LiveTranscripts;
 import dev.agentdesk.transcripts.Provider;
 import dev.agentdesk.transcripts.TurnSignals;
 import dev.agentdesk.transcripts.records.ContentTypes;
-import dev.agentdesk.transcripts.records.DeleteSessionRecord;
 import dev.agentdesk.transcripts.records.MessageRecord;
 import dev.agentdesk.transcripts.records.TokenUsage;
 import dev.agentdesk.transcripts.records.ToolCallRecord;
@@ -20,7 +18,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -85,31 +82,14 @@ public final class CodexAdapter implements ProviderAdapter {
 
   @Override
   public ParseResult parse(SourceUnit unit, Cursor cursor) {
-    List<LineProblem> problems = new ArrayList<>();
-    CodexLineParser parser = new CodexLineParser(unit, cursor == null ? null : cursor.state());
-    JsonlScan.Outcome out = JsonlScan.scan(unit, cursor, batchBytes, parser::line, problems, parser::stateJson);
-    String restart = out.restartReason();
-    if (restart != null) {
-      parser = new CodexLineParser(unit, null);
-      problems.clear();
-      out = JsonlScan.scan(unit, null, batchBytes, parser::line, problems, parser::stateJson);
-    }
-    List<TranscriptRecord> records = new ArrayList<>(parser.records.size() + 2);
-    if (restart != null) {
-      records.add(new DeleteSessionRecord(unit.sessionId(), restart));
-    }
-    records.add(parser.session.toRecord(unit, out.fromStart()));
-    records.addAll(parser.records);
-    return new ParseResult(records, out.next(), problems, parser.ignored, out.bytesRead(), out.atEnd());
+    SessionLines.Read<CodexLineParser> read = SessionLines.read(unit, cursor, batchBytes, CodexLineParser::new);
+    return read.result(read.records(unit));
   }
 
   /** Per-read state plus the carry-over kept in the cursor. */
-  static final class CodexLineParser {
+  static final class CodexLineParser extends SessionLines {
     private static final int PENDING_LIMIT = 64;
     private final SourceUnit unit;
-    final List<TranscriptRecord> records = new ArrayList<>();
-    final SessionAccumulator session = new SessionAccumulator();
-    final Map<String, Long> ignored = new TreeMap<>();
     private final ObjectNode state;
 
     CodexLineParser(SourceUnit unit, String stateJson) {
@@ -128,11 +108,13 @@ public final class CodexAdapter implements ProviderAdapter {
       }
     }
 
+    @Override
     String stateJson() {
       return state.toString();
     }
 
-    void line(ObjectNode node, long offset, long lineNo) {
+    @Override
+    public void line(ObjectNode node, long offset, long lineNo) {
       String type = Json.str(node, "type");
       if (type == null) {
         throw new JsonlScan.BadLine("line has no \"type\"");
@@ -168,10 +150,6 @@ public final class CodexAdapter implements ProviderAdapter {
         session.seen(ts);
       }
       records.addAll(out);
-    }
-
-    private void ignore(String kind) {
-      ignored.merge(kind, 1L, Long::sum);
     }
 
     // ---- session identity and fork replay --------------------------------------------------

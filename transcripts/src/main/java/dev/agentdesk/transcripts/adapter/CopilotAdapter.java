@@ -2,12 +2,10 @@ package dev.agentdesk.transcripts.adapter;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.agentdesk.transcripts.LineProblem;
 import dev.agentdesk.transcripts.LiveTranscripts;
 import dev.agentdesk.transcripts.Provider;
 import dev.agentdesk.transcripts.TurnSignals;
 import dev.agentdesk.transcripts.records.ContentTypes;
-import dev.agentdesk.transcripts.records.DeleteSessionRecord;
 import dev.agentdesk.transcripts.records.MessageRecord;
 import dev.agentdesk.transcripts.records.Presentations;
 import dev.agentdesk.transcripts.records.SubagentRecord;
@@ -22,7 +20,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 
 /**
  * GitHub Copilot CLI: {@code ~/.copilot/session-state/<id>/events.jsonl} (older releases: a flat
@@ -82,23 +79,8 @@ public final class CopilotAdapter implements ProviderAdapter {
 
   @Override
   public ParseResult parse(SourceUnit unit, Cursor cursor) {
-    List<LineProblem> problems = new ArrayList<>();
-    Events ev = new Events(unit, cursor == null ? null : cursor.state());
-    JsonlScan.Outcome out = JsonlScan.scan(unit, cursor, ClaudeCodeAdapter.DEFAULT_BATCH_BYTES, ev::line, problems,
-        ev::stateJson);
-    String restart = out.restartReason();
-    if (restart != null) {
-      ev = new Events(unit, null);
-      problems.clear();
-      out = JsonlScan.scan(unit, null, ClaudeCodeAdapter.DEFAULT_BATCH_BYTES, ev::line, problems, ev::stateJson);
-    }
-    List<TranscriptRecord> records = new ArrayList<>(ev.records.size() + 2);
-    if (restart != null) {
-      records.add(new DeleteSessionRecord(unit.sessionId(), restart));
-    }
-    records.add(ev.session.toRecord(unit, out.fromStart()));
-    records.addAll(ev.records);
-    return new ParseResult(records, out.next(), problems, ev.ignored, out.bytesRead(), out.atEnd());
+    SessionLines.Read<Events> read = SessionLines.read(unit, cursor, ClaudeCodeAdapter.DEFAULT_BATCH_BYTES, Events::new);
+    return read.result(read.records(unit));
   }
 
   static String presentation(String name) {
@@ -119,38 +101,26 @@ public final class CopilotAdapter implements ProviderAdapter {
   }
 
   /** One read's records plus the carry-over (current model, subagent calls) kept in the cursor. */
-  private static final class Events {
+  private static final class Events extends SessionLines {
     final SourceUnit unit;
-    final List<TranscriptRecord> records = new ArrayList<>();
-    final SessionAccumulator session = new SessionAccumulator();
-    final Map<String, Long> ignored = new TreeMap<>();
     final ObjectNode state;
 
     Events(SourceUnit unit, String stateJson) {
       this.unit = unit;
-      ObjectNode s = null;
-      if (stateJson != null) {
-        try {
-          s = (ObjectNode) JsonlScan.MAPPER.readTree(stateJson);
-        } catch (Exception e) {
-          s = null;
-        }
-      }
+      ObjectNode s = stateObject(stateJson);
       state = s != null ? s : JsonlScan.MAPPER.createObjectNode();
       if (!(state.get("subagents") instanceof ObjectNode)) {
         state.putObject("subagents");
       }
     }
 
+    @Override
     String stateJson() {
       return state.toString();
     }
 
-    private void ignore(String kind) {
-      ignored.merge(kind, 1L, Long::sum);
-    }
-
-    void line(ObjectNode node, long offset, long lineNo) {
+    @Override
+    public void line(ObjectNode node, long offset, long lineNo) {
       String type = Json.str(node, "type");
       if (type == null) {
         throw new JsonlScan.BadLine("event has no \"type\"");

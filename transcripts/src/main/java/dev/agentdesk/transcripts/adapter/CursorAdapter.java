@@ -3,11 +3,9 @@ package dev.agentdesk.transcripts.adapter;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.agentdesk.transcripts.LineProblem;
 import dev.agentdesk.transcripts.Provider;
 import dev.agentdesk.transcripts.TurnSignals;
 import dev.agentdesk.transcripts.records.ContentTypes;
-import dev.agentdesk.transcripts.records.DeleteSessionRecord;
 import dev.agentdesk.transcripts.records.MessageRecord;
 import dev.agentdesk.transcripts.records.ToolCallRecord;
 import dev.agentdesk.transcripts.records.ToolResultRecord;
@@ -15,11 +13,9 @@ import dev.agentdesk.transcripts.records.TranscriptRecord;
 import dev.agentdesk.transcripts.records.Visibility;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 
 /**
  * Cursor's CLI agent: {@code ~/.cursor/projects/<flattened cwd>/agent-transcripts/<id>/<id>.jsonl},
@@ -80,26 +76,11 @@ public final class CursorAdapter implements ProviderAdapter {
 
   @Override
   public ParseResult parse(SourceUnit unit, Cursor cursor) {
-    List<LineProblem> problems = new ArrayList<>();
-    Lines p = new Lines(unit, cursor == null ? null : cursor.state());
-    JsonlScan.Outcome out = JsonlScan.scan(unit, cursor, ClaudeCodeAdapter.DEFAULT_BATCH_BYTES, p::line, problems,
-        p::stateJson);
-    String restart = out.restartReason();
-    if (restart != null) {
-      p = new Lines(unit, null);
-      problems.clear();
-      out = JsonlScan.scan(unit, null, ClaudeCodeAdapter.DEFAULT_BATCH_BYTES, p::line, problems, p::stateJson);
+    SessionLines.Read<Lines> read = SessionLines.read(unit, cursor, ClaudeCodeAdapter.DEFAULT_BATCH_BYTES, Lines::new);
+    if (read.out().fromStart()) {
+      project(unit, read.lines().session);
     }
-    if (out.fromStart()) {
-      project(unit, p.session);
-    }
-    List<TranscriptRecord> records = new ArrayList<>(p.records.size() + 2);
-    if (restart != null) {
-      records.add(new DeleteSessionRecord(unit.sessionId(), restart));
-    }
-    records.add(p.session.toRecord(unit, out.fromStart()));
-    records.addAll(p.records);
-    return new ParseResult(records, out.next(), problems, p.ignored, out.bytesRead(), out.atEnd());
+    return read.result(read.records(unit));
   }
 
   /** {@code projects/<flattened cwd>/agent-transcripts/…}: the flattened name is all the transcript says of it. */
@@ -133,29 +114,20 @@ public final class CursorAdapter implements ProviderAdapter {
     };
   }
 
-  private static final class Lines {
+  private static final class Lines extends SessionLines {
     final SourceUnit unit;
-    final List<TranscriptRecord> records = new ArrayList<>();
-    final SessionAccumulator session = new SessionAccumulator();
-    final Map<String, Long> ignored = new TreeMap<>();
     /** Calls still waiting for a result, oldest first (results name no call). */
     final ArrayNode pending;
     String model;
 
     Lines(SourceUnit unit, String stateJson) {
       this.unit = unit;
-      ObjectNode s = null;
-      if (stateJson != null) {
-        try {
-          s = (ObjectNode) JsonlScan.MAPPER.readTree(stateJson);
-        } catch (Exception e) {
-          s = null;
-        }
-      }
+      ObjectNode s = stateObject(stateJson);
       pending = s != null && s.get("pending") instanceof ArrayNode a ? a : JsonlScan.MAPPER.createArrayNode();
       model = s != null ? Json.str(s, "model") : null;
     }
 
+    @Override
     String stateJson() {
       ObjectNode s = JsonlScan.MAPPER.createObjectNode();
       s.set("pending", pending);
@@ -165,11 +137,8 @@ public final class CursorAdapter implements ProviderAdapter {
       return s.toString();
     }
 
-    private void ignore(String kind) {
-      ignored.merge(kind, 1L, Long::sum);
-    }
-
-    void line(ObjectNode node, long offset, long lineNo) {
+    @Override
+    public void line(ObjectNode node, long offset, long lineNo) {
       String role = Json.str(node, "role");
       if (role == null) {
         String type = Json.str(node, "type");

@@ -1,14 +1,11 @@
 package dev.agentdesk.transcripts.adapter;
 
-import dev.agentdesk.transcripts.LineProblem;
 import dev.agentdesk.transcripts.Provider;
-import dev.agentdesk.transcripts.records.DeleteSessionRecord;
 import dev.agentdesk.transcripts.records.Presentations;
 import dev.agentdesk.transcripts.records.TranscriptRecord;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -108,23 +105,8 @@ public final class PiAdapter implements ProviderAdapter {
 
   @Override
   public ParseResult parse(SourceUnit unit, Cursor cursor) {
-    List<LineProblem> problems = new ArrayList<>();
-    PiEntries ev = new PiEntries(unit, cursor == null ? null : cursor.state());
-    JsonlScan.Outcome out = JsonlScan.scan(unit, cursor, ClaudeCodeAdapter.DEFAULT_BATCH_BYTES, ev::line, problems,
-        ev::stateJson);
-    String restart = out.restartReason();
-    if (restart != null) {
-      ev = new PiEntries(unit, null);
-      problems.clear();
-      out = JsonlScan.scan(unit, null, ClaudeCodeAdapter.DEFAULT_BATCH_BYTES, ev::line, problems, ev::stateJson);
-    }
-    List<TranscriptRecord> records = new ArrayList<>(ev.records.size() + 2);
-    if (restart != null) {
-      records.add(new DeleteSessionRecord(unit.sessionId(), restart));
-    }
-    records.add(ev.session.toRecord(unit, out.fromStart()));
-    records.addAll(ev.records);
-    return new ParseResult(records, out.next(), problems, ev.ignored, out.bytesRead(), out.atEnd());
+    SessionLines.Read<PiEntries> read = SessionLines.read(unit, cursor, ClaudeCodeAdapter.DEFAULT_BATCH_BYTES, PiEntries::new);
+    return read.result(read.records(unit));
   }
 
   /** pi's built-in tools are read, bash, edit, write, grep, find and ls; extensions add others. */

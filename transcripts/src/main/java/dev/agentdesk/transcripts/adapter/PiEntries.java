@@ -12,9 +12,7 @@ import dev.agentdesk.transcripts.records.TranscriptRecord;
 import dev.agentdesk.transcripts.records.Visibility;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
 
 /**
  * The records of one read of a pi session file, and the carry-over kept in the cursor: the id of
@@ -22,37 +20,25 @@ import java.util.TreeMap;
  * model (from {@code model_change}), and, for a fork, the header's time (entries older than it were
  * copied from the parent session and are skipped, so their tokens count once, in the parent).
  */
-final class PiEntries {
+final class PiEntries extends SessionLines {
   private static final int BRANCH_BLOCK = 0;
 
   final SourceUnit unit;
-  final List<TranscriptRecord> records = new ArrayList<>();
-  final SessionAccumulator session = new SessionAccumulator();
-  final Map<String, Long> ignored = new TreeMap<>();
   private final ObjectNode state;
 
   PiEntries(SourceUnit unit, String stateJson) {
     this.unit = unit;
-    ObjectNode s = null;
-    if (stateJson != null) {
-      try {
-        s = (ObjectNode) JsonlScan.MAPPER.readTree(stateJson);
-      } catch (Exception e) {
-        s = null;
-      }
-    }
+    ObjectNode s = stateObject(stateJson);
     state = s != null ? s : JsonlScan.MAPPER.createObjectNode();
   }
 
+  @Override
   String stateJson() {
     return state.toString();
   }
 
-  private void ignore(String kind) {
-    ignored.merge(kind, 1L, Long::sum);
-  }
-
-  void line(ObjectNode node, long offset, long lineNo) {
+  @Override
+  public void line(ObjectNode node, long offset, long lineNo) {
     String type = Json.str(node, "type");
     if (type == null) {
       throw new JsonlScan.BadLine("entry has no \"type\"");
