@@ -307,6 +307,8 @@ final class LiveTools {
         .opt("text", Schema.string("type_text: what to type", 1, MAX_TEXT))
         .opt("key", Schema.string("key: a combo such as ctrl+s or Return", 1, 60))
         .opt("button", Schema.oneOf("drag: the button (default left)", List.of("left", "middle", "right")))
+        .opt("ref", Schema.string("click, double_click, right_click, move: an element ref from sandbox_observe"
+            + " (e.g. e12) instead of x and y", 2, 10))
         .build();
     Map<String, Object> in = Schema.object()
         .req("id", idArg("sandbox"))
@@ -320,7 +322,7 @@ final class LiveTools {
         .build();
     return ToolDef.control("sandbox_act", "Act in a sandbox",
         "Performs one ACI action (click, double_click, right_click, move, drag, scroll, type_text, key) in a"
-            + " sandbox; with observe, returns the accessibility tree after it. Needs control to be allowed.",
+            + " sandbox, at screen pixels or on an element ref from sandbox_observe; with observe, returns the accessibility tree after it. Needs control to be allowed.",
         in, out, args -> {
           String id = args.string("id");
           Args a = new Args("sandbox_act action", args.object("action"), Schema.keys(action));
@@ -335,7 +337,7 @@ final class LiveTools {
               body.put(n, v);
             }
           }
-          for (String n : List.of("text", "key", "button")) {
+          for (String n : List.of("text", "key", "button", "ref")) {
             String v = a.optString(n);
             if (v != null) {
               body.put(n, v);

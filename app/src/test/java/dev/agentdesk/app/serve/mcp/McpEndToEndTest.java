@@ -126,6 +126,8 @@ class McpEndToEndTest {
         .call("err_unknown_terminal", "terminal_read", Map.of("id", "nope"))
         .call("err_send_both", "terminal_send", Map.of("id", terminalId, "text", "x", "key", "enter"))
         .call("err_verb", "sandbox_act", Map.of("id", sandboxId, "action", Map.of("type", "teleport")))
+        // ref reaches the sandbox's own checks (an unknown argument would be refused by the tool first)
+        .call("err_ref_verb", "sandbox_act", Map.of("id", sandboxId, "action", Map.of("type", "click", "ref", "nope")))
         .call("err_unknown_sandbox", "sandbox_screenshot", Map.of("id", "nope"));
   }
 
@@ -226,6 +228,7 @@ class McpEndToEndTest {
     errors.put("err_unknown_terminal", "not_found: no terminal nope");
     errors.put("err_send_both", "give exactly one of text or key");
     errors.put("err_verb", "type must be one of click");
+    errors.put("err_ref_verb", "ref must be an element ref from observe, like e12; got 'nope'");
     errors.put("err_unknown_sandbox", "not_found: no sandbox nope");
     errors.forEach((label, text) -> {
       JsonNode step = r.step(label);
