@@ -20,7 +20,15 @@ import java.util.regex.Pattern;
  *       site cannot reach the server through DNS rebinding.
  *   <li>A request that carries an {@code Origin} must come from the dashboard's own origin, so a
  *       page elsewhere (another port of this machine included) cannot call the API or open a
- *       terminal WebSocket and type into it.
+ *       terminal WebSocket and type into it. {@code Origin: null} (what a browser sends after a
+ *       cross-origin redirect, from a sandboxed frame or a file) is refused like any other origin.
+ *   <li>A request that changes anything (every method but GET, HEAD and OPTIONS, every WebSocket
+ *       upgrade, everything on {@code /mcp}) is taken on the cookie only with an {@code Origin}
+ *       equal to the dashboard's own: browsers send a host's cookies to every port of it and
+ *       across redirects, so the cookie alone proves nothing about which page sent the request.
+ *       Scripts and the CLI send the bearer token instead, which no page can attach.
+ *   <li>A request body on the API must be {@code application/json} (415 otherwise): a page can
+ *       send {@code text/plain} anywhere without asking, JSON only to its own origin.
  *   <li>With a token (the default, on every bind) each request carries {@code Authorization:
  *       Bearer T} or the dashboard cookie. A token in the URL is taken only by a page (not {@code
  *       /api}, not {@code /ws}): that first load is answered with the cookie and a redirect to the
@@ -54,9 +62,21 @@ final class AccessGuard {
     this.port = port;
   }
 
-  /** The request as the guard sees it; {@code cookie} is the value of {@link #cookieName()}. */
+  /**
+   * The request as the guard sees it; {@code cookie} is the value of {@link #cookieName()}.
+   *
+   * @param upgrade whether it asks for a WebSocket
+   * @param contentType the {@code Content-Type} header, or null
+   * @param hasBody whether it carries a body (a {@code Content-Length} above 0, or chunked)
+   */
   record Request(String method, String path, String host, String origin, String authorization, String cookie,
-      String queryToken) {}
+      String queryToken, boolean upgrade, String contentType, boolean hasBody) {
+    /** Everything but a plain read: any method but GET, HEAD, OPTIONS; an upgrade; MCP. */
+    boolean changes() {
+      return upgrade || !("GET".equals(method) || "HEAD".equals(method) || "OPTIONS".equals(method))
+          || path.equals(MCP_PATH) || path.startsWith(MCP_PATH + "/");
+    }
+  }
 
   /** What to do with a request that may proceed. */
   sealed interface Verdict {
@@ -73,12 +93,16 @@ final class AccessGuard {
       throw new ServeException(ServeException.Reason.FORBIDDEN,
           "this server listens on loopback only and does not answer for host '" + r.host() + "'");
     }
-    if (r.origin() != null && !r.origin().equals("null") && !sameOrigin(r.origin(), r.host())) {
+    if (r.origin() != null && r.origin().trim().equals("null")) {
+      throw new ServeException(ServeException.Reason.FORBIDDEN, "a request from an opaque origin ('Origin: null':"
+          + " a redirect from another site, a sandboxed frame or a file) is refused");
+    }
+    if (r.origin() != null && !sameOrigin(r.origin(), r.host())) {
       throw new ServeException(ServeException.Reason.FORBIDDEN,
           "cross-origin request from " + r.origin() + " refused");
     }
     if (check.isEmpty()) {
-      return new Verdict.Proceed();
+      return requireJsonBody(r);
     }
     TokenCheck tokens = check.get();
     boolean page = !isApi(r.path());
@@ -96,14 +120,20 @@ final class AccessGuard {
       if (!tokens.tokenMatches(auth.substring(7).trim())) {
         throw unauthorized("wrong token");
       }
-      return new Verdict.Proceed();
+      return requireJsonBody(r);
     }
     if (r.cookie() != null) {
       if (!tokens.cookieMatches(r.cookie())) {
         throw unauthorized("the dashboard's sign-in is no longer valid (the token changed): open the link"
             + " 'agentdesk serve' printed, which ends in ?token=…");
       }
-      return new Verdict.Proceed();
+      if (r.changes() && r.origin() == null) {
+        // Origin is checked above; here it is missing, which no browser does for a change of its own.
+        throw new ServeException(ServeException.Reason.FORBIDDEN, r.method() + " " + r.path()
+            + " with the dashboard's cookie needs the dashboard's Origin header; scripts send"
+            + " 'Authorization: Bearer TOKEN'" + whereIsTheToken());
+      }
+      return requireJsonBody(r);
     }
     if (!page && r.queryToken() != null) {
       throw unauthorized("a token in the URL is taken only when opening the dashboard (/?token=…);"
@@ -113,6 +143,25 @@ final class AccessGuard {
       throw unauthorized("This browser has not signed in to this server yet.");
     }
     throw unauthorized("this server requires its token: send 'Authorization: Bearer TOKEN'" + whereIsTheToken());
+  }
+
+  /** A body sent to the API must be JSON: {@code text/plain} and forms are what any page may send. */
+  private static Verdict requireJsonBody(Request r) {
+    if (r.hasBody() && r.changes() && isApi(r.path()) && !isJson(r.contentType())) {
+      throw new ServeException(ServeException.Reason.UNSUPPORTED_MEDIA_TYPE, "the request body must be sent as"
+          + " 'Content-Type: application/json', not " + (r.contentType() == null ? "without a type" : "'"
+          + r.contentType() + "'"));
+    }
+    return new Verdict.Proceed();
+  }
+
+  static boolean isJson(String contentType) {
+    if (contentType == null) {
+      return false;
+    }
+    int semi = contentType.indexOf(';');
+    String type = (semi < 0 ? contentType : contentType.substring(0, semi)).trim().toLowerCase(Locale.ROOT);
+    return type.equals("application/json");
   }
 
   private String whereIsTheToken() {
@@ -195,13 +244,20 @@ final class AccessGuard {
     return colon < 0 ? h : h.substring(0, colon);
   }
 
-  private static boolean sameOrigin(String origin, String hostHeader) {
+  /**
+   * The dashboard's own origin: {@code http} (or {@code https} behind a proxy) and the authority
+   * the request was sent to (a browser's Host header is the URL's; the loopback check above keeps
+   * a rebound name out), with no path or user part.
+   */
+  static boolean sameOrigin(String origin, String hostHeader) {
     if (hostHeader == null) {
       return false;
     }
     try {
-      URI o = URI.create(origin);
-      if (o.getHost() == null) {
+      URI o = URI.create(origin.trim());
+      if (o.getHost() == null || o.getScheme() == null
+          || !(o.getScheme().equalsIgnoreCase("http") || o.getScheme().equalsIgnoreCase("https"))
+          || o.getRawPath() != null && !o.getRawPath().isEmpty() || o.getRawUserInfo() != null) {
         return false;
       }
       String authority = o.getRawAuthority();

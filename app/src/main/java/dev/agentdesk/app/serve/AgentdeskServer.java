@@ -114,7 +114,8 @@ public final class AgentdeskServer implements AutoCloseable {
           // Styles may be inline: xterm.js sizes and colours its rows with <style> elements and
           // style attributes (truecolour cells). Scripts stay 'self' only (ADR 0017).
           "Content-Security-Policy",
-          "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self' ws: wss:",
+          "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self' ws: wss:;"
+              + " frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
           "X-Content-Type-Options", "nosniff");
     });
     cfg.jetty.modifyServer(server -> server.setErrorHandler(new JsonErrorPage()));
@@ -192,6 +193,8 @@ public final class AgentdeskServer implements AutoCloseable {
         throws IOException, ServletException {
       HttpServletRequest req = (HttpServletRequest) request;
       HttpServletResponse res = (HttpServletResponse) response;
+      res.setHeader("X-Frame-Options", "DENY");
+      res.setHeader("Cross-Origin-Resource-Policy", "same-origin");
       String cookie = null;
       if (req.getCookies() != null) {
         for (Cookie c : req.getCookies()) {
@@ -202,7 +205,9 @@ public final class AgentdeskServer implements AutoCloseable {
       }
       try {
         guard.check(new AccessGuard.Request(req.getMethod(), req.getRequestURI(), req.getHeader("Host"),
-            req.getHeader("Origin"), req.getHeader("Authorization"), cookie, queryToken(req.getQueryString())));
+            req.getHeader("Origin"), req.getHeader("Authorization"), cookie, queryToken(req.getQueryString()),
+            isUpgrade(req.getHeader("Upgrade")), req.getContentType(),
+            hasBody(req.getContentLengthLong(), req.getHeader("Transfer-Encoding"))));
       } catch (ServeException e) {
         if (e.reason() == ServeException.Reason.UNAUTHORIZED) {
           res.setHeader("WWW-Authenticate", "Bearer realm=\"agentdesk\"");
@@ -229,15 +234,29 @@ public final class AgentdeskServer implements AutoCloseable {
     return null;
   }
 
+  private static boolean isUpgrade(String upgradeHeader) {
+    return upgradeHeader != null && upgradeHeader.toLowerCase(java.util.Locale.ROOT).contains("websocket");
+  }
+
+  private static boolean hasBody(long contentLength, String transferEncoding) {
+    return contentLength > 0 || transferEncoding != null && !transferEncoding.isBlank();
+  }
+
   private static boolean isJson(Context ctx) {
     String ct = ctx.res().getContentType();
     return ct != null && ct.startsWith("application/json");
   }
 
   private void guard(Context ctx) {
+    // On every answer, refusals included: no other site may frame a page of this server
+    // (clickjacking) or take any of its responses into its own page (an <img> or <script> of ours
+    // carries the cookie; CORP keeps what comes back out of the other page's process).
+    ctx.header("X-Frame-Options", "DENY");
+    ctx.header("Cross-Origin-Resource-Policy", "same-origin");
     AccessGuard.Verdict verdict = guard.check(new AccessGuard.Request(ctx.method().name(), ctx.path(),
         ctx.header("Host"), ctx.header("Origin"), ctx.header("Authorization"), ctx.cookie(guard.cookieName()),
-        ctx.queryParam("token")));
+        ctx.queryParam("token"), isUpgrade(ctx.header("Upgrade")), ctx.header("Content-Type"),
+        hasBody(ctx.req().getContentLengthLong(), ctx.header("Transfer-Encoding"))));
     if (verdict instanceof AccessGuard.Verdict.SignIn signIn) {
       ctx.header("Set-Cookie", signIn.setCookieHeader());
       ctx.header("Cache-Control", "no-store");

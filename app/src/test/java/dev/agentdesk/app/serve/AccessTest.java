@@ -138,7 +138,8 @@ class AccessTest {
       // The cookie opens the page, the API and the WebSockets, as the browser uses them.
       assertThat(raw("GET", "/", Map.of("Cookie", cookie)).body()).contains("<title>agentdesk</title>");
       assertThat(raw("GET", "/api/health", Map.of("Cookie", cookie)).status()).isEqualTo(200);
-      try (WsClient ws = WsClient.connect("ws://127.0.0.1:" + s.server.port() + "/ws/events", Map.of("Cookie", cookie))) {
+      try (WsClient ws = WsClient.connect("ws://127.0.0.1:" + s.server.port() + "/ws/events",
+          Map.of("Cookie", cookie, "Origin", s.base))) {
         ws.await(m -> m.get("type").asText().equals("hello"), 5);
       }
       // Other cookies of this host (other ports, other apps) ride along and change nothing.
@@ -193,6 +194,145 @@ class AccessTest {
       assertThat(otherPort.status()).isEqualTo(403);
       assertThat(raw("GET", "/api/health", Map.of("Authorization", "Bearer " + TOKEN, "Origin", s.base)).status())
           .isEqualTo(200);
+    }
+  }
+
+  /**
+   * The attack of issue #30: a page on another port of 127.0.0.1 posts {@code text/plain} through
+   * a 307 redirect, so the browser sends {@code Origin: null} and the dashboard's cookie (SameSite
+   * ignores ports). Each request here is what that browser sends; none may change anything.
+   */
+  @Nested
+  class CookieNeedsTheDashboardsOrigin {
+    static TestServer s;
+    static String cookie;
+
+    @BeforeAll
+    static void start() {
+      s = TestServer.start("127.0.0.1", new ServeConfig.Access.Token(TOKEN, Optional.of(TOKEN_FILE)), false);
+      String setCookie = s.sendRaw(HttpRequest.newBuilder(URI.create(s.base + "/?token=" + TOKEN)))
+          .headers().firstValue("Set-Cookie").orElseThrow();
+      cookie = setCookie.substring(0, setCookie.indexOf(';'));
+    }
+
+    @AfterAll
+    static void stop() {
+      s.close();
+    }
+
+    private TestServer.Response send(String method, String path, String body, Map<String, String> headers) {
+      HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(s.base + path));
+      headers.forEach(b::header);
+      b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+      return s.sendRaw(b);
+    }
+
+    private static final String SPAWN = "{\"argv\": [\"sh\", \"-c\", \"echo pwned\"]}";
+
+    @Test
+    void theRedirectedTextPlainPostOfAnotherPortStartsNothing() {
+      var r = send("POST", "/api/terminals", SPAWN, Map.of("Cookie", cookie, "Origin", "null",
+          "Content-Type", "text/plain"));
+      assertThat(r.status()).isEqualTo(403);
+      assertThat(r.json().get("code").asText()).isEqualTo("forbidden");
+      assertThat(r.json().get("message").asText()).contains("opaque origin");
+      // Origin: null is refused with the bearer token too, and for reads: nothing legitimate sends it.
+      assertThat(send("GET", "/api/health", null, Map.of("Authorization", "Bearer " + TOKEN, "Origin", "null"))
+          .status()).isEqualTo(403);
+      assertThat(send("GET", "/api/terminals", null, Map.of("Cookie", cookie, "Origin", " null")).status())
+          .isEqualTo(403);
+      assertThat(s.get("/api/terminals").json()).as("no terminal was started").isEmpty();
+    }
+
+    @Test
+    void everyChangeOnTheCookieNeedsTheDashboardsOwnOrigin() {
+      List<String[]> changes = new ArrayList<>();
+      for (AgentdeskServer.Route r : s.server.routes()) {
+        if (!r.method().equals("GET") && !r.method().equals("HEAD") && !r.method().equals("WEBSOCKET")) {
+          changes.add(new String[] {r.method(), r.path().replaceAll("\\{[^}]+}", "x")});
+        }
+      }
+      changes.add(new String[] {"POST", "/mcp"});
+      changes.add(new String[] {"GET", "/mcp"});
+      changes.add(new String[] {"DELETE", "/mcp"});
+      assertThat(changes).hasSizeGreaterThan(15);
+      for (String[] c : changes) {
+        String body = c[0].equals("DELETE") || c[0].equals("GET") ? null : SPAWN;
+        for (Map<String, String> h : List.of(Map.of("Cookie", cookie), Map.of("Cookie", cookie, "Origin", "null"),
+            Map.of("Cookie", cookie, "Origin", "http://127.0.0.1:1"),
+            Map.of("Cookie", cookie, "Origin", "http://localhost:" + s.server.port()),
+            Map.of("Cookie", cookie, "Origin", s.base + "/evil"),
+            Map.of("Cookie", cookie, "Origin", "http://127.0.0.1:" + s.server.port() + ".evil.example"))) {
+          var r = send(c[0], c[1], body, h);
+          assertThat(r.status()).as("%s %s with %s", c[0], c[1], h.keySet() + String.valueOf(h.get("Origin")))
+              .isEqualTo(403);
+        }
+        // The dashboard itself gets past the guard (to the route's own answer).
+        var own = send(c[0], c[1], body == null ? null : "{\"no_such_field\": 1}", Map.of("Cookie", cookie, "Origin", s.base, "Content-Type", "application/json",
+            "Accept", "application/json, text/event-stream"));
+        assertThat(own.status()).as("%s %s from the dashboard", c[0], c[1]).isNotIn(401, 403, 415);
+      }
+      for (String ws : List.of("/ws/events", "/ws/terminals/x", "/ws/sandboxes/x/screen")) {
+        for (Map<String, String> h : List.of(Map.of("Cookie", cookie), Map.of("Cookie", cookie, "Origin", "null"),
+            Map.of("Cookie", cookie, "Origin", "http://127.0.0.1:1"))) {
+          assertThatThrownBy(() -> WsClient.connect("ws://127.0.0.1:" + s.server.port() + ws, h))
+              .as("WS %s with %s", ws, h).rootCause().hasMessageContaining("403");
+        }
+      }
+      assertThat(s.get("/api/terminals").json()).isEmpty();
+    }
+
+    @Test
+    void aBodyMustBeJsonWhateverTheCredentials() {
+      for (String type : List.of("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x",
+          "application/jsonx", "text/json")) {
+        var viaCookie = send("POST", "/api/terminals", SPAWN, Map.of("Cookie", cookie, "Origin", s.base,
+            "Content-Type", type));
+        assertThat(viaCookie.status()).as(type).isEqualTo(415);
+        assertThat(viaCookie.json().get("code").asText()).isEqualTo("unsupported_media_type");
+        assertThat(viaCookie.json().get("message").asText()).contains("application/json");
+        var viaBearer = send("POST", "/api/terminals", SPAWN, Map.of("Authorization", "Bearer " + TOKEN,
+            "Content-Type", type));
+        assertThat(viaBearer.status()).as(type).isEqualTo(415);
+      }
+      assertThat(send("POST", "/api/terminals", SPAWN, Map.of("Authorization", "Bearer " + TOKEN)).status())
+          .as("no type at all").isEqualTo(415);
+      assertThat(s.get("/api/terminals").json()).isEmpty();
+      // application/json with a charset is JSON
+      var ok = send("POST", "/api/terminals", "{\"argv\": [\"true\"]}", Map.of("Authorization", "Bearer " + TOKEN,
+          "Content-Type", "application/json; charset=utf-8"));
+      assertThat(ok.status()).isEqualTo(201);
+      s.delete("/api/terminals/" + ok.json().get("id").asText());
+    }
+
+    @Test
+    void theDashboardsOwnChangesStillWork() throws Exception {
+      var r = send("POST", "/api/terminals", "{\"argv\": [\"sleep\", \"30\"]}", Map.of("Cookie", cookie,
+          "Origin", s.base, "Content-Type", "application/json"));
+      assertThat(r.status()).isEqualTo(201);
+      String id = r.json().get("id").asText();
+      try (WsClient ws = WsClient.connect("ws://127.0.0.1:" + s.server.port() + "/ws/terminals/" + id,
+          Map.of("Cookie", cookie, "Origin", s.base))) {
+        assertThat(ws).isNotNull();
+      }
+      assertThat(send("DELETE", "/api/terminals/" + id, null, Map.of("Cookie", cookie, "Origin", "null")).status())
+          .isEqualTo(403);
+      assertThat(send("DELETE", "/api/terminals/" + id, null, Map.of("Cookie", cookie, "Origin", s.base)).status())
+          .isEqualTo(204);
+    }
+
+    @Test
+    void noPageOfThisServerCanBeFramedOrEmbeddedElsewhere() {
+      for (String path : List.of("/", "/index.html", "/js/app.js", "/api/health", "/no-such-page")) {
+        var r = send("GET", path, null, Map.of("Cookie", cookie));
+        assertThat(r.headers().firstValue("X-Frame-Options")).as(path).contains("DENY");
+        assertThat(r.headers().firstValue("Cross-Origin-Resource-Policy")).as(path).contains("same-origin");
+      }
+      assertThat(send("GET", "/", null, Map.of("Cookie", cookie)).headers().allValues("Content-Security-Policy"))
+          .anySatisfy(v -> assertThat(v).contains("frame-ancestors 'none'"));
+      var signIn = send("GET", "/", null, Map.of());
+      assertThat(signIn.headers().firstValue("X-Frame-Options")).contains("DENY");
+      assertThat(signIn.headers().firstValue("Content-Security-Policy")).get().asString().contains("frame-ancestors 'none'");
     }
   }
 
@@ -252,6 +392,14 @@ class AccessTest {
       assertThat(s.getWithHost("/api/health", "evil.example:7420").status()).isEqualTo(403);
       assertThat(s.sendRaw(HttpRequest.newBuilder(URI.create(s.base + "/api/health")).header("Origin", "https://evil.example"))
           .status()).isEqualTo(403);
+      // Without a token there is no cookie to ride on, but the redirect trick still sends Origin: null.
+      var redirected = s.sendRaw(HttpRequest.newBuilder(URI.create(s.base + "/api/terminals")).header("Origin", "null")
+          .header("Content-Type", "text/plain").POST(HttpRequest.BodyPublishers.ofString("{\"argv\": [\"true\"]}")));
+      assertThat(redirected.status()).isEqualTo(403);
+      var textPlain = s.sendRaw(HttpRequest.newBuilder(URI.create(s.base + "/api/terminals"))
+          .header("Content-Type", "text/plain").POST(HttpRequest.BodyPublishers.ofString("{\"argv\": [\"true\"]}")));
+      assertThat(textPlain.status()).isEqualTo(415);
+      assertThat(s.sendRaw(HttpRequest.newBuilder(URI.create(s.base + "/api/terminals"))).json()).isEmpty();
     }
   }
 
