@@ -39,10 +39,8 @@ final class AgentStore implements AutoCloseable {
 
   static AgentStore open(Path file) {
     try {
-      Path parent = file.toAbsolutePath().getParent();
-      if (parent != null) {
-        Files.createDirectories(parent);
-      }
+      // agents.db names repositories, branches and prompts: owner-only, as the history is.
+      dev.agentdesk.transcripts.store.SqliteFiles.prepare(file);
       Connection c = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath());
       try (Statement s = c.createStatement()) {
         s.execute("PRAGMA journal_mode=WAL");
@@ -67,7 +65,7 @@ final class AgentStore implements AutoCloseable {
         }
       }
       return new AgentStore(c);
-    } catch (SQLException | IOException e) {
+    } catch (SQLException | java.io.UncheckedIOException e) {
       throw new AgentException(Reason.STORE_FAILURE, "cannot open " + file + ": " + e.getMessage(), e);
     }
   }

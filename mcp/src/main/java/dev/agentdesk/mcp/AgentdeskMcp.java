@@ -33,7 +33,7 @@ public final class AgentdeskMcp {
 
   /** The JSON mapper every transport of this server should use (Jackson 2, like the rest of agentdesk). */
   public static McpJsonMapper jsonMapper() {
-    return new JacksonMcpJsonMapper(Jsons.MAPPER);
+    return new JacksonMcpJsonMapper(WireErrors.mapper(Jsons.MAPPER));
   }
 
   /** A server for one client on a single-session transport (stdio). */

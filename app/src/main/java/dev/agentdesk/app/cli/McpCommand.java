@@ -61,10 +61,6 @@ public final class McpCommand implements Callable<Integer> {
       if (target.url() != null) {
         history = TranscriptHistory.openUrl(target.url());
       } else {
-        Path parent = target.file().toAbsolutePath().getParent();
-        if (parent != null) {
-          Files.createDirectories(parent);
-        }
         history = TranscriptHistory.open(target.file());
       }
     } catch (TranscriptException e) {

@@ -1,6 +1,7 @@
 package dev.agentdesk.app.history;
 
 import dev.agentdesk.app.cli.UserError;
+import dev.agentdesk.app.serve.DataDirs;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
@@ -47,9 +48,17 @@ public final class DbOption {
         return new Target(o.db, null);
       }
     }
-    String xdg = System.getenv("XDG_DATA_HOME");
-    Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".local",
-        "share");
-    return new Target(base.resolve("agentdesk").resolve("history.db"), null);
+    return defaultTarget(System.getenv());
+  }
+
+  /**
+   * The data folder's history.db, by the one resolver every command uses ($XDG_DATA_HOME, else
+   * $HOME/.local/share, as {@link DataDirs} has it). The data folder is made private (0700) or
+   * tightened here, so whichever command runs first, nobody else can enter it.
+   */
+  static Target defaultTarget(java.util.Map<String, String> env) {
+    Path home = dev.agentdesk.transcripts.HistoryFolders.home(env);
+    DataDirs.makePrivate(DataDirs.dataDir(env, home));
+    return new Target(DataDirs.defaultDatabase(env, home), null);
   }
 }

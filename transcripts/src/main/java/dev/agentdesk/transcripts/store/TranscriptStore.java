@@ -56,14 +56,6 @@ public final class TranscriptStore implements AutoCloseable {
 
   /** Opens (creating and migrating) the SQLite database {@code file}. */
   public static TranscriptStore openSqlite(Path file) {
-    try {
-      Path parent = file.toAbsolutePath().getParent();
-      if (parent != null) {
-        Files.createDirectories(parent);
-      }
-    } catch (IOException e) {
-      throw new TranscriptException(Reason.STORE_FAILURE, "cannot create the directory of " + file + ": " + e, e);
-    }
     return open("jdbc:sqlite:" + file.toAbsolutePath());
   }
 
@@ -75,6 +67,7 @@ public final class TranscriptStore implements AutoCloseable {
     SqlDialect dialect;
     if (jdbcUrl.startsWith("jdbc:sqlite:")) {
       dialect = new SqliteDialect();
+      sqliteFile(jdbcUrl).ifPresent(TranscriptStore::prepareFile);
     } else if (jdbcUrl.startsWith("jdbc:postgresql:")) {
       dialect = new PostgresDialect();
     } else {
@@ -98,6 +91,32 @@ public final class TranscriptStore implements AutoCloseable {
     }
   }
 
+
+  /** The file of a {@code jdbc:sqlite:FILE[?options]} URL; none for an in-memory database. */
+  private static Optional<Path> sqliteFile(String jdbcUrl) {
+    String rest = jdbcUrl.substring("jdbc:sqlite:".length());
+    if (rest.startsWith("file:")) {
+      rest = rest.substring(5);
+    }
+    int q = rest.indexOf('?');
+    String path = q < 0 ? rest : rest.substring(0, q);
+    if (path.isEmpty() || path.equals(":memory:") || path.contains("mode=memory")) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(Path.of(path));
+    } catch (java.nio.file.InvalidPathException e) {
+      throw new TranscriptException(Reason.STORE_FAILURE, "not a database file name: " + jdbcUrl, e);
+    }
+  }
+
+  private static void prepareFile(Path file) {
+    try {
+      SqliteFiles.prepare(file);
+    } catch (java.io.UncheckedIOException e) {
+      throw new TranscriptException(Reason.STORE_FAILURE, e.getMessage(), e);
+    }
+  }
 
   /** The stored cursor of {@code file}, if it was imported before. */
   public Optional<Cursor> cursor(Path file) {

@@ -73,15 +73,7 @@ public final class HistoryArea implements ApiArea, EventSnapshot {
   private static TranscriptHistory open(ServeConfig config) {
     String shown = config.database().describe();
     if (config.database() instanceof ServeConfig.Database.SqliteFile f) {
-      java.nio.file.Path parent = f.path().toAbsolutePath().getParent();
-      try {
-        if (parent != null) {
-          java.nio.file.Files.createDirectories(parent);
-        }
-      } catch (java.io.IOException e) {
-        throw new ServeException(ServeException.Reason.UNAVAILABLE,
-            "cannot create the folder " + parent + " for the history database (" + e.getClass().getSimpleName() + ")", e);
-      }
+      // The store makes missing folders 0700 and the file 0600 (SqliteFiles).
       try {
         return TranscriptHistory.open(f.path());
       } catch (TranscriptException e) {

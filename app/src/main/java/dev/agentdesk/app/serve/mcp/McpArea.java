@@ -48,7 +48,7 @@ public final class McpArea implements ServletArea {
 
   @Override
   public HttpServlet servlet() {
-    return transport;
+    return new McpHttpShield(transport);
   }
 
   @Override
