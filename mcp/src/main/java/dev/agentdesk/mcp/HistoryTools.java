@@ -175,13 +175,12 @@ final class HistoryTools {
           }
           String since = days == null ? null : LocalDate.now(ZoneOffset.UTC).minusDays(days - 1L).toString();
           PriceFiles.Loaded prices = history.prices();
-          UsageReport report = history.read(h -> h.usageReport(by, prices.table(), null));
+          UsageReport all = history.read(h -> h.usageReport(by, prices.table(), null));
+          UsageReport report = since == null ? all : all.keep(u -> u.key().compareTo(since) >= 0);
           ObjectNode result = Jsons.object().put("by", byName);
           ArrayNode rows = result.putArray("rows");
           for (UsageRow u : report.rows()) {
-            if (since == null || u.key().compareTo(since) >= 0) {
-              rows.add(row(u));
-            }
+            rows.add(row(u));
           }
           result.set("total", row(report.total()));
           result.put("prices", report.pricesSource() + " " + report.pricesVersion());

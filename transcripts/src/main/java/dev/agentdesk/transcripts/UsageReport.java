@@ -16,4 +16,27 @@ public record UsageReport(UsageGrouping by, List<UsageRow> rows, UsageRow total,
     rows = List.copyOf(rows);
     warnings = List.copyOf(warnings);
   }
+
+  /**
+   * This report with only the rows {@code keep} accepts, and a total that is their sum: a total
+   * always adds up the rows shown, never what a filter left out.
+   */
+  public UsageReport keep(java.util.function.Predicate<UsageRow> keep) {
+    List<UsageRow> kept = rows.stream().filter(keep).toList();
+    long responses = 0;
+    long unpriced = 0;
+    double cost = 0;
+    dev.agentdesk.transcripts.records.TokenUsage usage = dev.agentdesk.transcripts.records.TokenUsage.ZERO;
+    java.util.Set<String> unpricedModels = new java.util.TreeSet<>();
+    for (UsageRow r : kept) {
+      responses += r.responses();
+      unpriced += r.unpricedResponses();
+      cost += r.costUsd();
+      usage = usage.plus(r.usage());
+      unpricedModels.addAll(r.unpricedModels());
+    }
+    UsageRow sum = new UsageRow(total.key(), responses, usage, cost, unpriced, List.copyOf(unpricedModels));
+    return new UsageReport(by, kept, sum, pricesSource, pricesVersion, pricesPublished, rejectedResponses, newestDay,
+        warnings);
+  }
 }

@@ -184,6 +184,26 @@ class StoreTest {
   }
 
   @Test
+  void aHitInASessionWithNeitherTitleNorFirstPromptIsFoundWithoutATitle(TempSqlite db,
+      @org.junit.jupiter.api.io.TempDir Path dir) throws java.io.IOException {
+    // A session of assistant lines only (a resumed or tool-only file), as in the peer corpus.
+    Path projects = dir.resolve("projects");
+    String id = "7171e000-0000-4000-8000-000000000001";
+    java.nio.file.Files.writeString(java.nio.file.Files.createDirectories(projects.resolve("-w")).resolve(id + ".jsonl"),
+        "{\"type\":\"assistant\",\"uuid\":\"a1\",\"timestamp\":\"2026-02-01T08:00:00Z\",\"sessionId\":\"" + id
+            + "\",\"message\":{\"id\":\"m1\",\"role\":\"assistant\",\"model\":\"claude-sonnet-4-5\",\"content\":"
+            + "[{\"type\":\"text\",\"text\":\"the TodoItem record keeps its order\"}]}}\n");
+    try (TranscriptHistory h = TranscriptHistory.open(db.file())) {
+      importFixtures(h);
+      h.importFrom(List.of(new Importer.Root(Provider.CLAUDE, projects)), ImportListener.NONE);
+      assertThat(h.search("TodoItem", 10)).singleElement().satisfies(hit -> {
+        assertThat(hit.sessionId()).isEqualTo(id);
+        assertThat(hit.sessionTitle()).isNull();
+      });
+    }
+  }
+
+  @Test
   void reimportingARewrittenFileReplacesItsSearchableText(TempSqlite db, @org.junit.jupiter.api.io.TempDir Path dir)
       throws java.io.IOException, SQLException {
     Path projects = dir.resolve("projects");

@@ -138,6 +138,10 @@ public final class AgentdeskServer implements AutoCloseable {
 
     r.exception(ServeException.class, (e, ctx) -> refuse(ctx, e));
     r.exception(HttpResponseException.class, (e, ctx) -> fail(ctx, translate(e)));
+    // A path built from a request (a folder, a file name) that no file system can hold is the
+    // caller's mistake, wherever it is met: a 400, not a 500.
+    r.exception(java.nio.file.InvalidPathException.class, (e, ctx) -> fail(ctx, ServeException.badRequest(
+        "a path in the request cannot be a file name (it contains a NUL byte or another character no path can hold)")));
     r.exception(Exception.class, (e, ctx) -> {
       LOG.error("unexpected failure on {} {}", ctx.method(), ctx.path(), e);
       fail(ctx, new ServeException(ServeException.Reason.INTERNAL, "internal error; see the server log"));

@@ -28,6 +28,20 @@ public record SessionSpec(List<String> argv, Map<String, String> env, Optional<P
   public SessionSpec {
     argv = List.copyOf(argv);
     env = Map.copyOf(env);
+    // The C strings exec takes end at the first NUL: a NUL would cut an argument short unseen.
+    for (int i = 0; i < argv.size(); i++) {
+      if (argv.get(i).indexOf('\0') >= 0) {
+        throw new SessionException(SessionException.Reason.INVALID_SPEC,
+            "argv[" + i + "] contains a NUL byte, which no program argument can hold");
+      }
+    }
+    for (Map.Entry<String, String> e : env.entrySet()) {
+      if (e.getKey().isEmpty() || e.getKey().indexOf('\0') >= 0 || e.getKey().indexOf('=') >= 0
+          || e.getValue().indexOf('\0') >= 0) {
+        throw new SessionException(SessionException.Reason.INVALID_SPEC, "environment variable '"
+            + e.getKey().replace("\0", "\\0") + "' is not a valid NAME=VALUE (no '=' in the name, no NUL byte)");
+      }
+    }
   }
 
   /** argv at 80×24, inheriting the environment and the current directory, agent detected. */

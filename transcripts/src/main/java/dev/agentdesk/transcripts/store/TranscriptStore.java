@@ -92,6 +92,14 @@ public final class TranscriptStore implements AutoCloseable {
   }
 
 
+  /**
+   * The first row's value, empty for no row or a NULL column: {@code stream().findFirst()} throws
+   * on a null element, and a NULL is an ordinary value in these columns.
+   */
+  private static <T> Optional<T> first(List<T> rows) {
+    return rows.isEmpty() ? Optional.empty() : Optional.ofNullable(rows.get(0));
+  }
+
   /** The file of a {@code jdbc:sqlite:FILE[?options]} URL; none for an in-memory database. */
   private static Optional<Path> sqliteFile(String jdbcUrl) {
     String rest = jdbcUrl.substring("jdbc:sqlite:".length());
@@ -129,15 +137,14 @@ public final class TranscriptStore implements AutoCloseable {
   }
 
   private Optional<Cursor> cursor(String key) {
-    return query("SELECT file_key, byte_offset, line, head_hash, state FROM cursors WHERE path = ?",
+    return first(query("SELECT file_key, byte_offset, line, head_hash, state FROM cursors WHERE path = ?",
         List.of(key), rs -> new Cursor(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getString(4),
-            rs.getString(5))).stream().findFirst();
+            rs.getString(5))));
   }
 
   /** The file whose records make up {@code sessionId}, if any. */
   public Optional<String> sessionOwner(String sessionId) {
-    return query("SELECT path FROM cursors WHERE session_id = ?", List.of(sessionId), rs -> rs.getString(1))
-        .stream().findFirst();
+    return first(query("SELECT path FROM cursors WHERE session_id = ?", List.of(sessionId), rs -> rs.getString(1)));
   }
 
   /** A parse result of one unit, as written by {@link #writeBatch}. */
@@ -341,15 +348,16 @@ public final class TranscriptStore implements AutoCloseable {
     for (Raw h : raw) {
       SearchDocs kind = SearchDocs.ofDoc(h.doc());
       record Row(String sessionId, String ref, String body) {}
-      Row row = query("SELECT session_id, " + kind.refColumn + ", " + kind.bodySql + " FROM " + kind.table
+      Row row = first(query("SELECT session_id, " + kind.refColumn + ", " + kind.bodySql + " FROM " + kind.table
           + " WHERE rowid = ?", List.of(SearchDocs.rowidOf(h.doc())),
-          rs -> new Row(rs.getString(1), rs.getString(2), rs.getString(3))).stream().findFirst().orElse(null);
+          rs -> new Row(rs.getString(1), rs.getString(2), rs.getString(3)))).orElse(null);
       if (row == null) {
         continue; // indexed by a writer that then failed to keep its row; nothing to show
       }
-      String title = titles.computeIfAbsent(row.sessionId(), id -> query(
-          "SELECT COALESCE(title, first_prompt) FROM sessions WHERE id = ?", List.of(id), rs -> rs.getString(1))
-          .stream().findFirst().orElse(null));
+      // A session with neither title nor first prompt (a tool-only or empty session) has no title.
+      String title = titles.computeIfAbsent(row.sessionId(), id -> first(query(
+          "SELECT COALESCE(title, first_prompt) FROM sessions WHERE id = ?", List.of(id), rs -> rs.getString(1)))
+          .orElse(null));
       out.add(new SearchHit(row.sessionId(), title, kind.label, row.ref(), Snippets.cut(row.body(), words),
           h.rank()));
     }

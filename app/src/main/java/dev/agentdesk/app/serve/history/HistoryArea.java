@@ -235,12 +235,11 @@ public final class HistoryArea implements ApiArea, EventSnapshot {
       since = LocalDate.now(ZoneOffset.UTC).minusDays(n - 1L).toString();
     }
     PriceFiles.Loaded prices = prices();
-    UsageReport report = read(h -> h.usageReport(by, prices.table(), session));
+    UsageReport all = read(h -> h.usageReport(by, prices.table(), session));
+    String from = since;
+    UsageReport report = from == null ? all : all.keep(u -> u.key().compareTo(from) >= 0);
     List<UsageJson> out = new ArrayList<>();
     for (UsageRow u : report.rows()) {
-      if (since != null && u.key().compareTo(since) < 0) {
-        continue;
-      }
       out.add(UsageJson.of(u));
     }
     List<String> warnings = new ArrayList<>(prices.warnings());

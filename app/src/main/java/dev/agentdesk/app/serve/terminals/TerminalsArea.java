@@ -285,14 +285,23 @@ public final class TerminalsArea implements ApiArea, EventSnapshot {
     int cols = req.cols() == null ? 120 : req.cols();
     int rows = req.rows() == null ? 36 : req.rows();
     String cwd = req.cwd() == null || req.cwd().isBlank() ? System.getProperty("user.dir") : req.cwd();
-    Path dir = Path.of(cwd);
+    Path dir;
+    try {
+      dir = Path.of(cwd);
+    } catch (java.nio.file.InvalidPathException e) {
+      throw ServeException.badRequest("cwd is not a folder name (it contains a NUL byte or another character no"
+          + " path can hold)");
+    }
     if (!dir.isAbsolute() || !Files.isDirectory(dir)) {
       throw ServeException.badRequest("cwd must be an existing absolute folder, got '" + cwd + "'");
     }
-    SessionSpec spec = SessionSpec.of(req.argv()).withSize(cols, rows).withCwd(dir);
-    for (Map.Entry<String, String> e : req.env().entrySet()) {
-      spec = spec.withEnv(e.getKey(), e.getValue());
-    }
+    SessionSpec spec = guard(() -> {
+      SessionSpec s = SessionSpec.of(req.argv()).withSize(cols, rows).withCwd(dir);
+      for (Map.Entry<String, String> e : req.env().entrySet()) {
+        s = s.withEnv(e.getKey(), e.getValue());
+      }
+      return s;
+    });
     if (agent != null) {
       spec = spec.withAgent(agent);
     }

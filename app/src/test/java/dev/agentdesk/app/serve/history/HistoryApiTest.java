@@ -142,6 +142,24 @@ class HistoryApiTest {
     assertThat(total).isEqualTo(totalByModel);
     assertThat(s.get("/api/history/usage?by=week").status()).isEqualTo(400);
     assertThat(s.get("/api/history/usage?by=model&days=3").status()).isEqualTo(400);
+
+    // A filter keeps rows, and the total is the sum of the rows it kept. The fixtures are older than
+    // today, so the last day alone keeps fewer responses than all of them.
+    long everything = byDay.get("total").get("responses").asLong();
+    for (int days : new int[] {1, 2, 3650}) {
+      JsonNode kept = s.get("/api/history/usage?by=day&days=" + days).json();
+      long responses = 0;
+      long output = 0;
+      for (JsonNode row : kept.get("rows")) {
+        responses += row.get("responses").asLong();
+        output += row.get("output_tokens").asLong();
+      }
+      assertThat(kept.get("total").get("responses").asLong()).as("days=%d", days).isEqualTo(responses);
+      assertThat(kept.get("total").get("output_tokens").asLong()).as("days=%d", days).isEqualTo(output);
+      if (days == 1) {
+        assertThat(responses).isLessThan(everything);
+      }
+    }
   }
 
   @Test

@@ -94,6 +94,7 @@ class McpEndToEndTest {
         .call("history_session_page2", "history_session", Map.of("id", HistoryFixtures.SMALL_SESSION, "offset", 3))
         .call("history_usage", "history_usage", Map.of("by", "model"))
         .call("history_usage_days", "history_usage", Map.of("by", "day", "days", 3650))
+        .call("history_usage_today", "history_usage", Map.of("by", "day", "days", 1))
         .call("history_sessions", "history_sessions", Map.of("provider", "claude", "limit", 10))
         .call("terminal_list", "terminal_list", Map.of())
         .call("terminal_send", "terminal_send", Map.of("id", terminalId, "text", "echo " + marker + "-$((6*7))\r"))
@@ -174,6 +175,17 @@ class McpEndToEndTest {
     JsonNode usage = r.result("history_usage").path("structuredContent");
     assertThat(usage.path("rows").size()).isPositive();
     assertThat(usage.path("total").path("output_tokens").asLong()).isPositive();
+    // A total is the sum of the rows the filter kept (the fixtures are older than today).
+    for (String label : List.of("history_usage_days", "history_usage_today")) {
+      JsonNode kept = r.result(label).path("structuredContent");
+      long responses = 0;
+      for (JsonNode row : kept.path("rows")) {
+        responses += row.path("responses").asLong();
+      }
+      assertThat(kept.path("total").path("responses").asLong()).as(label).isEqualTo(responses);
+    }
+    assertThat(r.result("history_usage_today").path("structuredContent").path("total").path("responses").asLong())
+        .isLessThan(r.result("history_usage_days").path("structuredContent").path("total").path("responses").asLong());
     assertThat(r.result("history_sessions").path("structuredContent").path("sessions").findValuesAsText("id"))
         .contains(HistoryFixtures.SMALL_SESSION);
 

@@ -63,11 +63,18 @@ class TerminalsApiTest {
         {"{\"argv\": [\"cat\"], \"colour\": 1}", "unknown field 'colour'"},
         {"{\"argv\": \"cat\"}", "argv"},
         {"not json", "not valid JSON"},
+        // NUL bytes, which no argument, variable or path can hold: typed 400s, not 500s
+        {"{\"argv\": [\"ca\\u0000t\"]}", "argv[0] contains a NUL byte"},
+        {"{\"argv\": [\"cat\", \"a\\u0000b\"]}", "argv[1] contains a NUL byte"},
+        {"{\"argv\": [\"cat\"], \"cwd\": \"/tmp\\u0000/x\"}", "cwd is not a folder name"},
+        {"{\"argv\": [\"cat\"], \"env\": {\"A\": \"x\\u0000y\"}}", "environment variable 'A'"},
+        {"{\"argv\": [\"cat\"], \"env\": {\"A=B\": \"x\"}}", "no '=' in the name"},
     };
     for (String[] c : cases) {
       var r = s.post("/api/terminals", c[0]);
       assertThat(r.status()).as(c[0] + " → " + r.body()).isEqualTo(400);
       assertThat(r.json().get("message").asText()).as(c[0]).containsIgnoringCase(c[1]);
+      assertThat(r.json().get("code").asText()).as(c[0]).isIn("bad_request", "invalid_json");
     }
     assertThat(s.get("/api/terminals/nope").status()).isEqualTo(404);
     assertThat(s.post("/api/terminals/nope/input", "{\"text\": \"x\"}").status()).isEqualTo(404);
