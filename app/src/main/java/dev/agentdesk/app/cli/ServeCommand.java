@@ -42,8 +42,13 @@ public final class ServeCommand implements Callable<Integer> {
         description = "History SQLite file. Default: $XDG_DATA_HOME/agentdesk/history.db (~/.local/share/agentdesk/history.db).")
     Path file;
 
-    @Option(names = "--db-url", paramLabel = "JDBC_URL", description = "History database as a JDBC URL (e.g. PostgreSQL).")
+    @Option(names = "--db-url", paramLabel = "JDBC_URL", description = "History database as a JDBC URL, e.g."
+        + " jdbc:postgresql://HOST/DB?user=U; the password from PGPASSWORD or ~/.pgpass (PGPASSFILE), as for psql,"
+        + " not in the URL (ps shows the command line to every account).")
     String url;
+
+    @Option(names = "--db-url-file", paramLabel = "FILE", description = "Read the JDBC URL from FILE's first line.")
+    Path urlFile;
   }
 
   @ArgGroup(exclusive = true, multiplicity = "0..1")
@@ -171,9 +176,10 @@ public final class ServeCommand implements Callable<Integer> {
     var env = System.getenv();
     Path home = DataDirs.home();
     ServeConfig.Database database;
-    if (db != null && db.url != null) {
+    if (db != null && (db.url != null || db.urlFile != null)) {
       try {
-        database = new ServeConfig.Database.JdbcUrl(db.url);
+        database = new ServeConfig.Database.JdbcUrl(db.url != null ? db.url
+            : dev.agentdesk.app.history.DbOption.readUrlFile(db.urlFile));
       } catch (IllegalArgumentException e) {
         throw new UserError(e.getMessage());
       }

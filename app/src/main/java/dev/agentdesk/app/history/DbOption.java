@@ -17,8 +17,13 @@ public final class DbOption {
 
   @Option(names = "--db-url", paramLabel = "JDBC_URL",
       description = "History database as a JDBC URL instead of a file, e.g. a team's PostgreSQL:"
-          + " jdbc:postgresql://HOST/DB?user=U&password=P")
+          + " jdbc:postgresql://HOST/DB?user=U. Its password comes from PGPASSWORD or ~/.pgpass (PGPASSFILE),"
+          + " as for psql; a password in a URL on the command line is shown to every account by ps.")
   String url;
+
+  @Option(names = "--db-url-file", paramLabel = "FILE",
+      description = "Read the JDBC URL from FILE (its first line; keep the file owner-only when it holds a password).")
+  Path urlFile;
 
   /** Where the history lives: a SQLite file or a JDBC URL (exactly one is set). */
   public record Target(Path file, String url) {}
@@ -34,8 +39,11 @@ public final class DbOption {
       if (o == null) {
         continue;
       }
-      if (o.db != null && o.url != null) {
-        throw new UserError("--db and --db-url are mutually exclusive: give a SQLite file or a JDBC URL");
+      if ((o.db != null ? 1 : 0) + (o.url != null ? 1 : 0) + (o.urlFile != null ? 1 : 0) > 1) {
+        throw new UserError("--db, --db-url and --db-url-file are mutually exclusive: give a SQLite file or one JDBC URL");
+      }
+      if (o.urlFile != null) {
+        return new Target(null, readUrlFile(o.urlFile));
       }
       if (o.url != null) {
         if (!o.url.startsWith("jdbc:")) {
@@ -49,6 +57,24 @@ public final class DbOption {
       }
     }
     return defaultTarget(System.getenv());
+  }
+
+  /** The JDBC URL kept in {@code file}: its first non-blank line, trimmed. */
+  public static String readUrlFile(Path file) {
+    try {
+      for (String line : java.nio.file.Files.readAllLines(file, java.nio.charset.StandardCharsets.UTF_8)) {
+        if (!line.isBlank()) {
+          String url = line.strip();
+          if (!url.startsWith("jdbc:")) {
+            throw new UserError("the first line of " + file + " is not a JDBC URL (it must start with 'jdbc:')");
+          }
+          return url;
+        }
+      }
+      throw new UserError(file + " is empty: put the JDBC URL on its first line");
+    } catch (java.io.IOException e) {
+      throw new UserError("cannot read the database URL from " + file + ": " + e.getMessage(), e);
+    }
   }
 
   /**

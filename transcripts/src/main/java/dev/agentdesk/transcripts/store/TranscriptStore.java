@@ -64,6 +64,17 @@ public final class TranscriptStore implements AutoCloseable {
    * (credentials as URL parameters or the driver's other means).
    */
   public static TranscriptStore open(String jdbcUrl) {
+    return open(jdbcUrl, System.getenv());
+  }
+
+  /**
+   * {@link #open(String)} with PostgreSQL's password conventions read from {@code env}: a URL
+   * without a password takes {@code PGPASSWORD} or the matching line of the password file
+   * ({@code PGPASSFILE}, else {@code ~/.pgpass}).
+   */
+  public static TranscriptStore open(String jdbcUrl, Map<String, String> env) {
+    String given = jdbcUrl;
+    jdbcUrl = PgPassword.complete(jdbcUrl, env);
     SqlDialect dialect;
     if (jdbcUrl.startsWith("jdbc:sqlite:")) {
       dialect = new SqliteDialect();
@@ -86,8 +97,9 @@ public final class TranscriptStore implements AutoCloseable {
         throw e;
       }
     } catch (SQLException e) {
-      String message = "cannot open " + jdbcUrl + ": " + e.getMessage() + dialect.openFailureAdvice();
-      throw new TranscriptException(Reason.STORE_FAILURE, JdbcUrls.withoutPassword(message, jdbcUrl), e);
+      String message = "cannot open " + given + ": " + e.getMessage() + dialect.openFailureAdvice();
+      throw new TranscriptException(Reason.STORE_FAILURE,
+          JdbcUrls.withoutPassword(JdbcUrls.withoutPassword(message, jdbcUrl), given), e);
     }
   }
 
