@@ -57,6 +57,11 @@ class PeerCorpusTest {
           new Importer.Root(Provider.CODEX, home().resolve(".codex/sessions"))), ImportListener.NONE);
       assertThat(r.filesSeen()).isEqualTo(42);
       assertThat(r.problems()).isEmpty();
+      // Some of these sessions have neither a title nor a first prompt; a hit in one must not sink
+      // the search (it threw a NullPointerException), and it comes back without a title.
+      List<SearchHit> hits = h.search("TodoItem", 50);
+      assertThat(hits).isNotEmpty();
+      assertThat(hits).anySatisfy(hit -> assertThat(hit.sessionTitle()).isNull());
     }
   }
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.EdgeCasesMode;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -29,15 +30,27 @@ class RoundTripPropertiesTest {
   }
 
   @Property(tries = 800, edgeCases = EdgeCasesMode.MIXIN)
-  void everyMessageTypeRoundTrips(@ForAll("messages") AciMessage message) {
+  void messagesRoundTrip(@ForAll("messages") AciMessage message) {
     Statistics.collect(message.type());
-    // Every one of the eleven message types must actually be exercised, not just possible.
-    Statistics.coverage(c -> {
-      for (String type : List.of("hello", "welcome", "ping", "pong", "query", "result", "action", "ack",
-          "observation", "exec_output", "exec_exit")) {
-        c.check(type).count(n -> n >= 20);
-      }
-    });
+    assertRoundTrips(message);
+  }
+
+  /**
+   * Every one of the eleven message types exercised, by construction: 20 of each type are drawn
+   * (a coverage count over random draws could miss for an unlucky seed and then fail every run).
+   */
+  @Example
+  void everyMessageTypeRoundTrips() {
+    for (String type : List.of("hello", "welcome", "ping", "pong", "query", "result", "action", "ack",
+        "observation", "exec_output", "exec_exit")) {
+      List<AciMessage> drawn = WireArbitraries.messages().filter(m -> m.type().equals(type)).sampleStream().limit(20)
+          .toList();
+      assertThat(drawn).as(type).hasSize(20);
+      drawn.forEach(RoundTripPropertiesTest::assertRoundTrips);
+    }
+  }
+
+  private static void assertRoundTrips(AciMessage message) {
     String json = WireCodec.encode(message);
     schemaAccepts("#", json);
     assertThat(WireCodec.decode(json)).isEqualTo(message);
@@ -51,16 +64,28 @@ class RoundTripPropertiesTest {
   }
 
   @Property(tries = 600, edgeCases = EdgeCasesMode.MIXIN)
-  void everyVerbRoundTripsAsAnAction(@ForAll("actions") Action action) {
-    Statistics.collect(action.verb());
-    Statistics.coverage(c -> {
-      for (Verb verb : Verb.values()) {
-        c.check(verb).count(n -> n >= 5);
-      }
-    });
+  void actionsRoundTrip(@ForAll("actions") Action action) {
     String json = WireCodec.encode(action);
     schemaAccepts("#/$defs/Action", json);
     assertThat(WireCodec.decodeAs(Action.class, json)).isEqualTo(action);
+  }
+
+  /**
+   * Every verb, by construction rather than by chance: a coverage check over random draws ("each
+   * verb at least 5 times in 600") fails for some seeds (seed 8591366620946461809 drew EXEC 4
+   * times), and jqwik's database then replays that seed on every later run.
+   */
+  @Example
+  void everyVerbRoundTripsAsAnAction() {
+    for (Verb verb : Verb.values()) {
+      List<Action> drawn = WireArbitraries.actionFor(verb).sampleStream().limit(10).toList();
+      assertThat(drawn).as("%s actions", verb).hasSize(10).allSatisfy(a -> assertThat(a.verb()).isEqualTo(verb));
+      for (Action action : drawn) {
+        String json = WireCodec.encode(action);
+        schemaAccepts("#/$defs/Action", json);
+        assertThat(WireCodec.decodeAs(Action.class, json)).as(json).isEqualTo(action);
+      }
+    }
   }
 
   @Provide

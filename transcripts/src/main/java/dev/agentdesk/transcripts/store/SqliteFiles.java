@@ -41,7 +41,12 @@ public final class SqliteFiles {
     try {
       Path parent = abs.getParent();
       if (parent != null && !Files.isDirectory(parent)) {
-        Files.createDirectories(parent, PosixFilePermissions.asFileAttribute(DIR));
+        try {
+          Files.createDirectories(parent, PosixFilePermissions.asFileAttribute(DIR));
+        } catch (IOException e) {
+          throw new UncheckedIOException("cannot create the folder " + parent + " for the database ("
+              + e.getClass().getSimpleName() + ": " + e.getMessage() + ")", e);
+        }
       }
       if (!Files.exists(abs)) {
         try {
@@ -56,7 +61,8 @@ public final class SqliteFiles {
     } catch (UnsupportedOperationException e) {
       // not a POSIX file system: nothing to set
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot make the database file " + abs + " private: " + e.getMessage(), e);
+      throw new UncheckedIOException("cannot make the database file " + abs + " private ("
+          + e.getClass().getSimpleName() + ": " + e.getMessage() + ")", e);
     }
   }
 
