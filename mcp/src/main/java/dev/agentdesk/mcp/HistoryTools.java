@@ -26,6 +26,9 @@ final class HistoryTools {
   static final int MAX_HITS = 200;
   static final int MAX_PAGE = 500;
   private static final List<String> PROVIDERS = java.util.Arrays.stream(Provider.values()).map(Provider::id).toList();
+  /** "Claude Code, Codex, …": the descriptions agents read name every provider the history reads. */
+  private static final String PROVIDER_TITLES = java.util.Arrays.stream(Provider.values()).map(Provider::title)
+      .collect(java.util.stream.Collectors.joining(", "));
   private static final List<String> GROUPINGS = List.of("day", "model", "session", "provider", "project");
 
   private final HistoryAccess history;
@@ -60,7 +63,7 @@ final class HistoryTools {
         .req("hits", Schema.array("Best first", hit))
         .build();
     return ToolDef.read("history_search", "Search the history",
-        "Full-text search over every imported agent transcript (Claude Code, Codex): ranked hits with the"
+        "Full-text search over every imported agent transcript (" + PROVIDER_TITLES + "): ranked hits with the"
             + " session id, the message or tool call they are in, and a snippet.",
         in, out, args -> {
           String q = args.string("query").trim();
@@ -91,7 +94,7 @@ final class HistoryTools {
         .build();
     Map<String, Object> header = Schema.object()
         .req("id", Schema.string(null))
-        .opt("source", Schema.string("claude or codex"))
+        .opt("source", Schema.string(Provider.idsOr()))
         .opt("title", Schema.string(null))
         .opt("project", Schema.string(null))
         .opt("cwd", Schema.string(null))
@@ -214,7 +217,7 @@ final class HistoryTools {
         .build();
     Map<String, Object> session = Schema.object()
         .req("id", Schema.string(null))
-        .req("source", Schema.string("claude or codex"))
+        .req("source", Schema.string(Provider.idsOr()))
         .opt("title", Schema.string(null))
         .opt("project", Schema.string(null))
         .opt("cwd", Schema.string(null))

@@ -4,19 +4,32 @@ import java.util.Locale;
 
 /** The agents whose transcripts this module reads. */
 public enum Provider {
-  CLAUDE("claude"),
-  CODEX("codex"),
-  GEMINI("gemini"),
-  COPILOT("copilot"),
-  CURSOR("cursor"),
-  OPENCODE("opencode"),
-  PI("pi"),
-  AIDER("aider");
+  CLAUDE("claude", "Claude Code"),
+  CODEX("codex", "Codex"),
+  GEMINI("gemini", "Gemini CLI"),
+  COPILOT("copilot", "Copilot CLI"),
+  CURSOR("cursor", "Cursor"),
+  OPENCODE("opencode", "OpenCode"),
+  PI("pi", "pi"),
+  AIDER("aider", "Aider");
 
   private final String id;
+  private final String title;
 
-  Provider(String id) {
+  Provider(String id, String title) {
     this.id = id;
+    this.title = title;
+  }
+
+  /** The agent's name as its makers write it ("Claude Code"), for help texts and pages. */
+  public String title() {
+    return title;
+  }
+
+  /** Every provider's {@link #id()}, joined as "claude, codex, … or aider", for messages and descriptions. */
+  public static String idsOr() {
+    java.util.List<String> ids = java.util.Arrays.stream(values()).map(Provider::id).toList();
+    return String.join(", ", ids.subList(0, ids.size() - 1)) + " or " + ids.get(ids.size() - 1);
   }
 
   /** The lower-case name stored as a session's {@code source}. */

@@ -145,8 +145,8 @@ public final class AgentCommand implements Runnable {
   @Command(name = "start", mixinStandardHelpOptions = true,
       description = "Start an agent in a new git worktree (branch agentdesk/NAME) or in the repository itself.")
   static final class Start extends Sub {
-    @Option(names = "--agent", required = true, paramLabel = "NAME",
-        description = "claude, codex, gemini, aider, opencode, copilot, or command (with --command).")
+    @Option(names = "--agent", required = true, paramLabel = "NAME", completionCandidates = Names.AgentTypes.class,
+        description = "${COMPLETION-CANDIDATES} (command: with --command).")
     String agent;
 
     @Option(names = "--repo", required = true, paramLabel = "DIR", description = "A folder in the git repository.")

@@ -39,6 +39,9 @@ public final class AgentdeskCommand implements Runnable {
   /** A command line configured the way the launcher runs it. */
   public static CommandLine newCommandLine() {
     CommandLine cl = new CommandLine(new AgentdeskCommand());
+    // Lists of agents and providers come from their enums, so the help cannot fall behind the code.
+    cl.getSubcommands().get("history").getCommandSpec().usageMessage().description(
+        "Import, list, show, search and total the transcripts of " + Names.providerTitles() + ".");
     cl.setExecutionExceptionHandler(new FriendlyErrors());
     return cl;
   }

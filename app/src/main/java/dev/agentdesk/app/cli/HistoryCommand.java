@@ -10,9 +10,10 @@ import dev.agentdesk.app.history.HistoryUsageCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** {@code agentdesk history}: Import, list, show, search and total Claude Code and Codex transcripts. */
+/** {@code agentdesk history}: import, list, show, search and total the agents' transcripts. */
 @Command(name = "history", mixinStandardHelpOptions = true,
-    description = "Import, list, show, search and total Claude Code and Codex transcripts.",
+    // The description names every provider; AgentdeskCommand sets it from the Provider enum.
+    description = "Import, list, show, search and total the agents' transcripts.",
     subcommands = {HistoryImportCommand.class, HistorySessionsCommand.class, HistoryShowCommand.class,
         HistorySearchCommand.class, HistoryParseCommand.class, HistoryUsageCommand.class})
 public final class HistoryCommand implements Runnable {

@@ -28,8 +28,8 @@ public final class TermParseCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Option(names = "--agent", defaultValue = "none", paramLabel = "AGENT",
-      description = "claude|codex|aider|gemini|copilot|opencode|goose|none (default: ${DEFAULT-VALUE})")
+  @Option(names = "--agent", defaultValue = "none", paramLabel = "AGENT", completionCandidates = Names.ParserAgents.class,
+      description = "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
   String agent;
 
   @Option(names = "--cols", defaultValue = "128", description = "Terminal width (default: ${DEFAULT-VALUE})")

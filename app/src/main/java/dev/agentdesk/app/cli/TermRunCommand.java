@@ -26,9 +26,8 @@ import picocli.CommandLine.Parameters;
             + "event and state change (busy/idle, awaiting input, choice prompts, rate limits, usage, exit) is "
             + "written as one JSON object per line while the command runs."})
 public final class TermRunCommand implements Callable<Integer> {
-  @Option(names = "--agent", paramLabel = "NAME",
-      description = "The agent the command runs: claude|codex|aider|gemini|copilot|opencode|goose|none "
-          + "(default: detected from the command)")
+  @Option(names = "--agent", paramLabel = "NAME", completionCandidates = Names.ParserAgents.class,
+      description = "The agent the command runs: ${COMPLETION-CANDIDATES} (default: detected from the command)")
   String agent;
 
   @Option(names = "--capture", paramLabel = "FILE.tcap",

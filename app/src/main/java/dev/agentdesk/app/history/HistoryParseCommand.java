@@ -32,7 +32,8 @@ public final class HistoryParseCommand implements Callable<Integer> {
       + " a Gemini CLI .json/.jsonl, an OpenCode storage/session/…/ID.json, or OPENCODE.db#SESSION_ID"})
   Path file;
 
-  @Option(names = "--provider", paramLabel = "P", description = "claude, codex, gemini, copilot, cursor, opencode, pi or aider (default: detected from the file)")
+  @Option(names = "--provider", paramLabel = "P", completionCandidates = dev.agentdesk.app.cli.Names.Providers.class,
+      description = "${COMPLETION-CANDIDATES} (default: detected from the file)")
   String provider;
 
   @Option(names = "--json", description = "The session detail JSON")

@@ -37,7 +37,8 @@ public final class HistorySearchCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print JSON")
   boolean json;
 
-  @Option(names = "--provider", paramLabel = "P", description = "Only sessions of this provider (claude, codex, gemini, copilot, cursor, opencode, pi or aider)")
+  @Option(names = "--provider", paramLabel = "P", completionCandidates = dev.agentdesk.app.cli.Names.Providers.class,
+      description = "Only sessions of this provider: ${COMPLETION-CANDIDATES}")
   String provider;
 
   @Option(names = "--project", paramLabel = "NAME", description = "Only sessions of this project")

@@ -27,7 +27,8 @@ public final class HistorySessionsCommand implements Callable<Integer> {
   @CommandLine.Mixin
   DbOption db = new DbOption();
 
-  @Option(names = "--provider", paramLabel = "P", description = "claude, codex, gemini, copilot, cursor, opencode, pi or aider")
+  @Option(names = "--provider", paramLabel = "P", completionCandidates = dev.agentdesk.app.cli.Names.Providers.class,
+      description = "${COMPLETION-CANDIDATES}")
   String provider;
 
   @Option(names = "--project", paramLabel = "NAME", description = "Only this project (directory name)")

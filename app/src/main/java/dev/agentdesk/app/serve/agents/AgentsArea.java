@@ -170,7 +170,8 @@ public final class AgentsArea implements ApiArea {
 
   private AgentSpec spec(NewAgent n) {
     if (n.agent() == null || n.agent().isBlank()) {
-      throw ServeException.badRequest("name the agent: one of claude, codex, gemini, aider, opencode, copilot, command");
+      throw ServeException.badRequest("name the agent: one of " + java.util.Arrays.stream(AgentType.values())
+          .map(AgentType::cliName).collect(java.util.stream.Collectors.joining(", ")));
     }
     if (n.repo() == null || n.repo().isBlank() || !Path.of(n.repo()).isAbsolute()) {
       throw ServeException.badRequest("repo must be an absolute folder, got '" + n.repo() + "'");
