@@ -39,6 +39,8 @@ public class AgentException extends RuntimeException {
     NO_BASE_BRANCH(true),
     /** The answer is not one of the choice menu's options, or no menu is showing. */
     BAD_ANSWER(true),
+    /** The server already runs as many terminals as it allows: stop one first. */
+    TOO_MANY_RUNNING(true),
     /** git itself failed in a way we did not expect. */
     GIT_FAILED(false),
     /** The PTY could not be started. */

@@ -232,14 +232,28 @@ public final class AgentSessions implements AutoCloseable {
     try {
       started = config.host().start(spec, sup.listenerFor(agent));
     } catch (SessionException e) {
-      throw new AgentException(e.isUserError() && e.reason() == SessionException.Reason.SPAWN_FAILED
-          ? Reason.COMMAND_NOT_FOUND : Reason.SPAWN_FAILED, e.getMessage(), e);
+      Reason why = e.reason() == SessionException.Reason.TOO_MANY_RUNNING ? Reason.TOO_MANY_RUNNING
+          : e.isUserError() && e.reason() == SessionException.Reason.SPAWN_FAILED ? Reason.COMMAND_NOT_FOUND
+          : Reason.SPAWN_FAILED;
+      throw new AgentException(why, e.getMessage(), e);
     }
     Instant now = Instant.now();
-    agent.pty = started.session();
-    agent.terminal = started.session().state();
-    agent.row = r.withTerminal(started.terminalId(), argv, now);
-    agent.lastActivity = now;
+    boolean endedAlready;
+    synchronized (agent) {
+      agent.pty = started.session();
+      agent.terminal = started.session().state();
+      agent.row = r.withTerminal(started.terminalId(), argv, now);
+      agent.lastActivity = now;
+      // A program that ends within milliseconds may have had its exit handled already, on the
+      // row from before it had a terminal; without this it would stay "running" until a restart.
+      endedAlready = !started.session().isRunning();
+      if (endedAlready) {
+        agent.row = agent.row.withLifecycle(Lifecycle.ENDED).withActivity(now);
+      }
+    }
+    if (endedAlready) {
+      config.host().ended(started.terminalId());
+    }
   }
 
   /** Stops the agent's process group; the session stays, ended and resumable. */
@@ -408,6 +422,9 @@ public final class AgentSessions implements AutoCloseable {
     }
     store.delete(id);
     live.remove(id);
+    if (r.terminalId() != null) {
+      config.host().removed(r.terminalId());
+    }
     sup.emit(new AgentEvent.Removed(id));
   }
 

@@ -114,7 +114,9 @@ final class AgentSupervisor implements AutoCloseable {
             }
           }
           emit(new AgentEvent.Changed(snapshot(agent)));
-          config.host().ended(terminalId);
+          if (terminalId != null) { // null: it ended before start() bound it; start() reports it
+            config.host().ended(terminalId);
+          }
         }
       }
     };

@@ -25,6 +25,9 @@ public interface TerminalHost {
   /** Called after the session's process has ended and the agents service is done with it. */
   default void ended(String terminalId) {}
 
+  /** Called when the agent session that owned the terminal is discarded or forgotten: it may go. */
+  default void removed(String terminalId) {}
+
   /** Plain PTY sessions with 8-character ids. */
   static TerminalHost direct() {
     return (spec, listener) -> new Started(UUID.randomUUID().toString().substring(0, 8),

@@ -320,6 +320,16 @@ public final class PtySession implements AutoCloseable {
     }
   }
 
+  private static void closeQuietly(java.io.Closeable c) {
+    if (c != null) {
+      try {
+        c.close();
+      } catch (IOException | RuntimeException e) {
+        // nothing left to do with a stream of an ended child
+      }
+    }
+  }
+
   private static void closeQuietly(LiveCapture c) {
     if (c != null) {
       try {
@@ -407,7 +417,28 @@ public final class PtySession implements AutoCloseable {
           closeCapture(clock.nowMillis(), null);
         });
         ticker.cancel(false);
+        releasePty();
         finished.countDown();
+      }
+    }
+  }
+
+  /**
+   * Gives the PTY back once the child is gone and its output read: pty4j keeps the master open
+   * until its streams and the PTY are closed, so a long-running server that ends terminals would
+   * otherwise hold one descriptor (or more) per terminal it ever ran.
+   */
+  private void releasePty() {
+    synchronized (toChild) {
+      closeQuietly(toChild);
+    }
+    closeQuietly(process.getInputStream());
+    closeQuietly(process.getErrorStream());
+    if (process instanceof com.pty4j.unix.UnixPtyProcess unix) {
+      try {
+        unix.getPty().close();
+      } catch (IOException | RuntimeException e) {
+        // already closed by its streams
       }
     }
   }

@@ -25,6 +25,8 @@ public class SessionException extends TerminalException {
     CAPTURE_ACTIVE,
     /** Reading or writing the PTY or a capture file failed. */
     IO,
+    /** The host already runs as many sessions as it allows; one must end first. */
+    TOO_MANY_RUNNING,
   }
 
   private final Reason reason;

@@ -256,8 +256,8 @@ public final class AgentsArea implements ApiArea {
   static ServeException translate(AgentException e) {
     ServeException.Reason reason = switch (e.reason()) {
       case UNKNOWN_SESSION -> ServeException.Reason.NOT_FOUND;
-      case WORKTREE_EXISTS, WORKTREE_MISSING, WRONG_STATE, NOT_RESUMABLE, MERGE_CONFLICT, BASE_DIRTY, NO_BASE_BRANCH ->
-          ServeException.Reason.CONFLICT;
+      case WORKTREE_EXISTS, WORKTREE_MISSING, WRONG_STATE, NOT_RESUMABLE, MERGE_CONFLICT, BASE_DIRTY, NO_BASE_BRANCH,
+          TOO_MANY_RUNNING -> ServeException.Reason.CONFLICT;
       case GIT_FAILED, SPAWN_FAILED, STORE_FAILURE -> ServeException.Reason.INTERNAL;
       default -> ServeException.Reason.BAD_REQUEST;
     };

@@ -35,7 +35,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * (after a repaint from the server's VT engine) to the browser's xterm.js and takes its input. Every terminal is killed when the server stops.
  */
 public final class TerminalsArea implements ApiArea, EventSnapshot {
+  /** How many terminals may run at once; ended ones do not count. */
   static final int MAX_TERMINALS = 64;
+  /**
+   * How many ended agent terminals stay listed (their last screen, for the agent's page) before
+   * the oldest go: a serve that starts and ends agents for days must not keep every one.
+   */
+  static final int KEEP_ENDED_AGENT_TERMINALS = 16;
   static final int MIN_COLS = 20;
   static final int MAX_COLS = 500;
   static final int MIN_ROWS = 5;
@@ -45,6 +51,8 @@ public final class TerminalsArea implements ApiArea, EventSnapshot {
   private final EventHub events;
   private final Path captureDir;
   private final Map<String, Terminal> terminals = new ConcurrentHashMap<>();
+  /** Agents' terminals whose process ended, oldest first (reaped beyond {@link #KEEP_ENDED_AGENT_TERMINALS}). */
+  private final java.util.Deque<String> endedAgentTerminals = new java.util.concurrent.ConcurrentLinkedDeque<>();
   private final NotificationsArea notifications;
 
   /** @param notifications where terminal states and input are reported (notifications, auto-resume) */
@@ -270,10 +278,7 @@ public final class TerminalsArea implements ApiArea, EventSnapshot {
   }
 
   Terminal create(NewTerminal req) {
-    if (terminals.size() >= MAX_TERMINALS) {
-      throw new ServeException(ServeException.Reason.CONFLICT,
-          "already " + MAX_TERMINALS + " terminals; kill one first");
-    }
+    guard(this::checkCapacity);
     Agent agent = null;
     if (req.agent() != null && !req.agent().isBlank()) {
       try {
@@ -328,10 +333,7 @@ public final class TerminalsArea implements ApiArea, EventSnapshot {
     return new TerminalHost() {
       @Override
       public Started start(SessionSpec spec, SessionListener listener) {
-        if (terminals.size() >= MAX_TERMINALS) {
-          throw new SessionException(SessionException.Reason.SPAWN_FAILED,
-              "already " + MAX_TERMINALS + " terminals; kill one first");
-        }
+        checkCapacity();
         String id = UUID.randomUUID().toString().substring(0, 8);
         String dir = spec.cwd().map(Path::toString).orElse(System.getProperty("user.dir"));
         Terminal t = new Terminal(id, spec.argv(), dir, spec.cols(), spec.rows(), events, captureDir);
@@ -344,7 +346,38 @@ public final class TerminalsArea implements ApiArea, EventSnapshot {
         events.publish(new ServerEvent.TerminalState(id, Json.MAPPER.valueToTree(t.json().state())));
         return new Started(id, session);
       }
+
+      @Override
+      public void ended(String terminalId) {
+        endedAgentTerminals.remove(terminalId);
+        endedAgentTerminals.addLast(terminalId);
+        while (endedAgentTerminals.size() > KEEP_ENDED_AGENT_TERMINALS) {
+          String oldest = endedAgentTerminals.pollFirst();
+          Terminal t = oldest == null ? null : terminals.get(oldest);
+          if (t != null && t.exited()) {
+            remove(t);
+          }
+        }
+      }
+
+      @Override
+      public void removed(String terminalId) {
+        endedAgentTerminals.remove(terminalId);
+        Terminal t = terminals.get(terminalId);
+        if (t != null) {
+          remove(t);
+        }
+      }
     };
+  }
+
+  /** Refuses a new terminal while {@link #MAX_TERMINALS} run; ended ones do not count. */
+  private void checkCapacity() {
+    long running = terminals.values().stream().filter(t -> !t.exited()).count();
+    if (running >= MAX_TERMINALS) {
+      throw new SessionException(SessionException.Reason.TOO_MANY_RUNNING, "already " + running
+          + " terminals running (at most " + MAX_TERMINALS + "); stop one first");
+    }
   }
 
   /** The state JSON of terminal {@code id}, as {@code GET /api/terminals/{id}} shows it. */
@@ -380,7 +413,7 @@ public final class TerminalsArea implements ApiArea, EventSnapshot {
   static ServeException translate(SessionException e) {
     ServeException.Reason reason = switch (e.reason()) {
       case INVALID_SPEC, UNKNOWN_AGENT, UNKNOWN_KEY, SPAWN_FAILED -> ServeException.Reason.BAD_REQUEST;
-      case SESSION_CLOSED, CAPTURE_ACTIVE -> ServeException.Reason.CONFLICT;
+      case SESSION_CLOSED, CAPTURE_ACTIVE, TOO_MANY_RUNNING -> ServeException.Reason.CONFLICT;
       case IO -> ServeException.Reason.UNAVAILABLE;
     };
     return new ServeException(reason, e.getMessage(), e);
