@@ -1,11 +1,15 @@
 package dev.agentdesk.transcripts.adapter;
 
+import static dev.agentdesk.transcripts.adapter.ClaudeBlocks.appendPara;
+import static dev.agentdesk.transcripts.adapter.ClaudeBlocks.firstNonNull;
+import static dev.agentdesk.transcripts.adapter.ClaudeBlocks.presentation;
+import static dev.agentdesk.transcripts.adapter.ClaudeBlocks.resultText;
+
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentdesk.transcripts.records.ContentTypes;
 import dev.agentdesk.transcripts.records.MessageRecord;
-import dev.agentdesk.transcripts.records.Presentations;
+import dev.agentdesk.transcripts.records.RecordedCost;
 import dev.agentdesk.transcripts.records.SubagentRecord;
 import dev.agentdesk.transcripts.records.SummaryRecord;
 import dev.agentdesk.transcripts.records.TokenUsage;
@@ -14,39 +18,28 @@ import dev.agentdesk.transcripts.records.ToolResultRecord;
 import dev.agentdesk.transcripts.records.TranscriptRecord;
 import dev.agentdesk.transcripts.records.TurnDurationRecord;
 import dev.agentdesk.transcripts.records.Visibility;
-import dev.agentdesk.transcripts.records.WorkflowRecord;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Turns Claude Code transcript lines into canonical records for {@link ClaudeCodeAdapter}: one
  * parser per read, holding the records of this read plus the small carry-over kept in the cursor
- * (pending skill, task and workflow calls, recently counted uuids). Split from the adapter, which
+ * (pending skill, task and workflow calls, queued prompts, recently counted uuids). Split from the adapter, which
  * finds files and runs reads, because the line format alone is this large.
  */
 final class ClaudeLineParser extends SessionLines {
-  private static final int STATE_LIMIT = 256;
-  private static final int COUNTED_LIMIT = 64;
+  /** A queued prompt that is one slash command ("/mcp", "/model opus"). */
+  private static final Pattern SLASH_COMMAND = Pattern.compile("\\s*/[\\w:-]+( [^\\n]*)?\\s*");
   private final SourceUnit unit;
-  /** Skill tool-call ids whose instruction message may still follow. */
-  private final ArrayNode skillCalls;
-  /** Subagent tool calls waiting for their result: id -> [type, description]. */
-  private final ObjectNode taskCalls;
-  /** Workflow tool calls waiting for their result. */
-  private final ArrayNode workflowCalls;
+  /** Skill, subagent and workflow calls waiting for what completes them. */
+  private final ClaudeToolLinks links;
+  /** Prompts waiting in Claude Code's queue (queue-operation lines). */
+  private final ClaudeQueue queue;
   /** The last drift-format tool_use line, which a following drift tool_result answers. */
   private String lastDriftToolId;
-  /**
-   * Line uuids already counted in the message count: all of this read, plus the last
-   * {@link #COUNTED_LIMIT} of earlier reads (carried in the cursor), so a line written twice counts
-   * once. A copy further away than that across two incremental reads would count twice; writers
-   * repeat a line right after the original (a resumed write), so the carry-over stays small.
-   */
-  private final Set<String> counted = new HashSet<>();
-  private final ArrayDeque<String> recentlyCounted = new ArrayDeque<>();
+  /** Line uuids already counted in the message count. */
+  private final ClaudeCountedLines counted;
   /** Subagent threads written into this (main) file as sidechain lines. */
   private final ClaudeSidechains sidechains;
   /** The current line is a sidechain line of a main session file: never part of the main count. */
@@ -64,46 +57,31 @@ final class ClaudeLineParser extends SessionLines {
         s = null; // an unreadable carry-over only loses cross-batch links, never records
       }
     }
-    skillCalls = s != null && s.get("skills") instanceof ArrayNode a ? a : JsonlScan.MAPPER.createArrayNode();
-    taskCalls = s != null && s.get("tasks") instanceof ObjectNode o ? o : JsonlScan.MAPPER.createObjectNode();
-    workflowCalls = s != null && s.get("workflows") instanceof ArrayNode w ? w : JsonlScan.MAPPER.createArrayNode();
+    links = new ClaudeToolLinks(s);
     lastDriftToolId = s != null ? Json.str(s, "drift") : null;
+    queue = new ClaudeQueue(s != null ? s.get("queue") : null);
     sidechains = new ClaudeSidechains(s != null && s.get("side") instanceof ObjectNode side ? side : null);
-    if (s != null && s.get("counted") instanceof ArrayNode c) {
-      c.forEach(u -> noteCounted(u.asText()));
-    }
+    counted = new ClaudeCountedLines(s != null ? s.get("counted") : null);
   }
 
   /** Whether the line {@code uuid} is counted now (false when it was counted before). */
   private boolean countOnce(String uuid) {
-    if (inlineSidechain || !counted.add(uuid)) {
-      return false;
-    }
-    noteCounted(uuid);
-    return true;
-  }
-
-  private void noteCounted(String uuid) {
-    counted.add(uuid);
-    recentlyCounted.addLast(uuid);
-    if (recentlyCounted.size() > COUNTED_LIMIT) {
-      recentlyCounted.removeFirst();
-    }
+    return !inlineSidechain && counted.first(uuid);
   }
 
   @Override
   String stateJson() {
     ObjectNode s = JsonlScan.MAPPER.createObjectNode();
-    s.set("skills", skillCalls);
-    s.set("tasks", taskCalls);
-    s.set("workflows", workflowCalls);
+    links.writeState(s);
+    if (!queue.state().isEmpty()) {
+      s.set("queue", queue.state());
+    }
     s.set("side", sidechains.state());
     if (lastDriftToolId != null) {
       s.put("drift", lastDriftToolId);
     }
-    if (!recentlyCounted.isEmpty()) {
-      ArrayNode c = s.putArray("counted");
-      recentlyCounted.forEach(c::add);
+    if (counted.state() != null) {
+      s.set("counted", counted.state());
     }
     return s.toString();
   }
@@ -133,6 +111,17 @@ final class ClaudeLineParser extends SessionLines {
       }
       case "ai-title" -> session.title(Json.str(node, "aiTitle"), 2);
       case "custom-title" -> session.title(Json.str(node, "customTitle"), 3);
+      case "queue-operation" -> queued(node, offset, out);
+      case "permission-mode" -> session.permissionMode = firstNonNull(Json.str(node, "permissionMode"),
+          session.permissionMode);
+      case "cost-state" -> {
+        RecordedCost cost = ClaudeCostState.read(node);
+        if (cost == null) {
+          ignore("cost-state (no cost)");
+        } else {
+          session.recordedCost = cost;
+        }
+      }
       case "tool_use" -> driftToolUse(node, offset, out);
       case "tool_result" -> driftToolResult(node, offset, out);
       default -> ignore(type);
@@ -167,7 +156,7 @@ final class ClaudeLineParser extends SessionLines {
     ClaudeSidechains.Placement p = sidechains.place(Json.str(node, "uuid"), Json.str(node, "parentUuid"), prompt);
     thread = p.threadId();
     if (p.startedBy() != null) {
-      JsonNode task = taskCalls.get(p.startedBy());
+      JsonNode task = links.task(p.startedBy());
       out.add(new SubagentRecord(unit.sessionId(), thread, p.startedBy(), task == null ? null : Json.str(task, "type"),
           task == null ? null : Json.str(task, "description"), null, null, null));
     }
@@ -238,18 +227,28 @@ final class ClaudeLineParser extends SessionLines {
       throw new JsonlScan.BadLine("user message content is neither text nor a list");
     }
     if (text.length() > 0) {
+      queue.delivered(text.toString());
       userText(node, uuid, TranscriptRecord.ordinal(offset, 0), "user", text.toString(), out);
     }
   }
 
-  private static void appendPara(StringBuilder sb, String s) {
-    if (s == null || s.isEmpty()) {
+  /**
+   * A queue operation. Only a prompt that the queue put into the running turn without a line of its
+   * own is shown: as the user's prompt, or as a command card when it is a slash command.
+   */
+  private void queued(ObjectNode node, long offset, List<TranscriptRecord> out) {
+    String prompt = queue.apply(node);
+    if (prompt == null || prompt.isBlank()) {
       return;
     }
-    if (sb.length() > 0) {
-      sb.append("\n\n");
+    String uuid = "L" + offset;
+    long ordinal = TranscriptRecord.ordinal(offset, 0);
+    if (SLASH_COMMAND.matcher(prompt).matches()) {
+      out.add(msg(node, uuid, ordinal, "user", prompt.strip(), ContentTypes.COMMAND, true, Visibility.VISIBLE,
+          null, null, null));
+    } else {
+      userText(node, uuid, ordinal, "user", prompt, out);
     }
-    sb.append(s);
   }
 
   /** Classifies one user-side text and emits the visible part and the hidden envelope part. */
@@ -300,7 +299,7 @@ final class ClaudeLineParser extends SessionLines {
       }
       case PLAIN -> {
         String source = Json.str(node, "sourceToolUseID");
-        if (isMeta && source != null && contains(skillCalls, source)) {
+        if (isMeta && source != null && links.isSkillCall(source)) {
           contentType = ContentTypes.SKILL_INSTRUCTIONS;
         }
       }
@@ -324,56 +323,7 @@ final class ClaudeLineParser extends SessionLines {
     out.add(new ToolResultRecord(unit.sessionId(), id, TranscriptRecord.ordinal(offset, block),
         Json.timestamp(Json.str(node, "timestamp")), resultText(b.get("content"), Json.str(b, "text")),
         Json.bool(b, "is_error")));
-    JsonNode tur = node.get("toolUseResult");
-    JsonNode task = taskCalls.remove(id);
-    boolean threaded = sidechains.taskDone(id);
-    if (task != null) {
-      String agentId = tur != null && tur.isObject() ? Json.str(tur, "agentId") : null;
-      if (agentId == null && !inlineSidechain) {
-        agentId = Json.str(node, "agentId");
-      }
-      if (agentId == null && threaded) {
-        // The subagent's thread is in this file: the record now gains what the result reports.
-        out.add(new SubagentRecord(unit.sessionId(), ClaudeSidechains.threadId(id), id, Json.str(task, "type"),
-            Json.str(task, "description"), tur != null ? Json.lngOrNull(tur, "totalDurationMs") : null,
-            tur != null ? Json.lngOrNull(tur, "totalTokens") : null, null));
-      } else if (agentId != null) {
-        out.add(new SubagentRecord(unit.sessionId(), agentId, id, Json.str(task, "type"),
-            Json.str(task, "description"), tur != null ? Json.lngOrNull(tur, "totalDurationMs") : null,
-            tur != null ? Json.lngOrNull(tur, "totalTokens") : null, "agent-" + agentId));
-      }
-    }
-    if (removeFrom(workflowCalls, id) && tur != null && tur.isObject()) {
-      String runId = Json.str(tur, "runId");
-      String taskId = Json.str(tur, "taskId");
-      if (runId != null || taskId != null) {
-        out.add(new WorkflowRecord(unit.sessionId(), runId != null ? runId : "task:" + taskId, id, taskId,
-            Json.str(tur, "status"), Json.lngOrNull(tur, "totalDurationMs"), Json.lngOrNull(tur, "totalTokens")));
-      }
-    }
-  }
-
-  private static String resultText(JsonNode content, String fallback) {
-    if (content == null || content.isNull()) {
-      return fallback;
-    }
-    if (content.isTextual()) {
-      return content.asText();
-    }
-    if (content.isArray()) {
-      StringBuilder sb = new StringBuilder();
-      for (JsonNode c : content) {
-        if (c.isTextual()) {
-          appendPara(sb, c.asText());
-        } else if ("text".equals(Json.str(c, "type"))) {
-          appendPara(sb, Json.str(c, "text"));
-        } else if ("image".equals(Json.str(c, "type"))) {
-          appendPara(sb, "[image]");
-        }
-      }
-      return sb.toString();
-    }
-    return content.toString();
+    links.resulted(unit.sessionId(), id, node, inlineSidechain, sidechains, out);
   }
 
   // ---- assistant lines --------------------------------------------------------------------
@@ -381,6 +331,13 @@ final class ClaudeLineParser extends SessionLines {
   private void assistant(ObjectNode node, long offset, List<TranscriptRecord> out) {
     JsonNode message = message(node);
     String uuid = uuid(node, offset);
+    if (Json.bool(node, "isApiErrorMessage")) {
+      // Claude Code wrote this in the model's place when a request failed: an error card, not a
+      // response (its zero usage and "<synthetic>" model are no model's).
+      out.add(msg(node, uuid, TranscriptRecord.ordinal(offset, 0), "system", ClaudeApiErrors.text(node, message),
+          ContentTypes.ERROR, true, Visibility.VISIBLE, null, null, null));
+      return;
+    }
     String model = Json.str(message, "model");
     String messageId = Json.str(message, "id");
     String requestId = Json.str(node, "requestId");
@@ -461,42 +418,7 @@ final class ClaudeLineParser extends SessionLines {
         : firstNonNull(Json.str(input, "file_path"), Json.str(input, "notebook_path"), Json.str(input, "path"));
     out.add(new ToolCallRecord(unit.sessionId(), id, uuid, TranscriptRecord.ordinal(offset, block),
         Json.timestamp(Json.str(node, "timestamp")), name, presentation, Json.compact(input), filePath));
-    switch (presentation) {
-      case Presentations.SKILL -> remember(skillCalls, id);
-      case Presentations.SUBAGENT -> {
-        ObjectNode t = JsonlScan.MAPPER.createObjectNode();
-        t.put("type", input == null ? null : Json.str(input, "subagent_type"));
-        t.put("description", input == null ? null : Json.str(input, "description"));
-        taskCalls.set(id, t);
-        sidechains.taskCall(id, input == null ? null : Json.str(input, "prompt"));
-        while (taskCalls.size() > STATE_LIMIT) {
-          taskCalls.remove(taskCalls.fieldNames().next());
-        }
-      }
-      case Presentations.WORKFLOW -> remember(workflowCalls, id);
-      default -> { }
-    }
-  }
-
-  static String presentation(String name) {
-    if (name == null) {
-      return Presentations.GENERIC;
-    }
-    if (name.startsWith("mcp__")) {
-      return Presentations.MCP;
-    }
-    return switch (name) {
-      case "Bash", "BashOutput", "KillShell", "KillBash", "bash" -> Presentations.SHELL;
-      case "Read", "read" -> Presentations.READ;
-      case "Edit", "MultiEdit", "Write", "NotebookEdit", "write", "edit" -> Presentations.EDIT;
-      case "Grep", "Glob", "LS", "grep", "glob" -> Presentations.SEARCH;
-      case "WebFetch", "WebSearch", "web_search", "web_fetch" -> Presentations.WEB;
-      case "TodoWrite", "TodoRead", "TaskCreate", "TaskUpdate", "TaskList" -> Presentations.TODO_LIST;
-      case "Skill" -> Presentations.SKILL;
-      case "Task", "Agent" -> Presentations.SUBAGENT;
-      case "Workflow" -> Presentations.WORKFLOW;
-      default -> Presentations.GENERIC;
-    };
+    links.called(presentation, id, input, sidechains);
   }
 
   // ---- system, attachment and drift lines -------------------------------------------------
@@ -545,6 +467,7 @@ final class ClaudeLineParser extends SessionLines {
       ignore("attachment queued_command (empty)");
       return;
     }
+    queue.delivered(text);
     userText(node, uuid(node, offset), TranscriptRecord.ordinal(offset, 0), "user", text, out);
   }
 
@@ -564,43 +487,5 @@ final class ClaudeLineParser extends SessionLines {
     JsonNode output = node.has("output") ? node.get("output") : node.get("content");
     out.add(new ToolResultRecord(unit.sessionId(), id, TranscriptRecord.ordinal(offset, 0),
         Json.timestamp(Json.str(node, "timestamp")), resultText(output, null), Json.bool(node, "is_error")));
-  }
-
-  // ---- helpers ----------------------------------------------------------------------------
-
-  private static void remember(ArrayNode list, String id) {
-    list.add(id);
-    while (list.size() > STATE_LIMIT) {
-      list.remove(0);
-    }
-  }
-
-  private static boolean contains(ArrayNode list, String id) {
-    for (JsonNode n : list) {
-      if (id.equals(n.asText())) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static boolean removeFrom(ArrayNode list, String id) {
-    for (int i = 0; i < list.size(); i++) {
-      if (id.equals(list.get(i).asText())) {
-        list.remove(i);
-        return true;
-      }
-    }
-    return false;
-  }
-
-  @SafeVarargs
-  private static <T> T firstNonNull(T... values) {
-    for (T v : values) {
-      if (v != null) {
-        return v;
-      }
-    }
-    return null;
   }
 }

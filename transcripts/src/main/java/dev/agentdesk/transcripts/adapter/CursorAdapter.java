@@ -110,7 +110,7 @@ public final class CursorAdapter implements ProviderAdapter {
           dev.agentdesk.transcripts.records.Presentations.SEARCH;
       case "web_search", "WebFetch", "WebSearch" -> dev.agentdesk.transcripts.records.Presentations.WEB;
       case "todo_write", "TodoWrite" -> dev.agentdesk.transcripts.records.Presentations.TODO_LIST;
-      default -> ClaudeLineParser.presentation(name);
+      default -> ClaudeBlocks.presentation(name);
     };
   }
 

@@ -1,6 +1,7 @@
 package dev.agentdesk.transcripts.adapter;
 
 import dev.agentdesk.transcripts.records.CountMode;
+import dev.agentdesk.transcripts.records.RecordedCost;
 import dev.agentdesk.transcripts.records.SessionRecord;
 import java.nio.file.Path;
 
@@ -18,6 +19,10 @@ final class SessionAccumulator {
   long messageCount;
   /** The parent session named by the lines themselves, for units whose path does not say it. */
   String parentSessionId;
+  /** The agent's permission mode as last recorded in this read. */
+  String permissionMode;
+  /** The agent's own cost figures as last recorded in this read (cumulative: the last one stands). */
+  RecordedCost recordedCost;
 
   void parentSessionId(String value) {
     if (parentSessionId == null && value != null && !value.isBlank()) {
@@ -77,6 +82,7 @@ final class SessionAccumulator {
     Path file = unit.file().toAbsolutePath().normalize();
     return new SessionRecord(unit.sessionId(), unit.provider().id(), title, titleRank, firstPrompt, project, cwd,
         gitBranch, version, startedAt, endedAt, messageCount, fromStart ? CountMode.TOTAL : CountMode.DELTA,
-        file.toString(), unit.parentSessionId() != null ? unit.parentSessionId() : parentSessionId);
+        file.toString(), unit.parentSessionId() != null ? unit.parentSessionId() : parentSessionId, permissionMode,
+        recordedCost);
   }
 }

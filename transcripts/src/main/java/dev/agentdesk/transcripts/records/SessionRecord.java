@@ -11,6 +11,8 @@ import java.util.Objects;
  * @param titleRank how authoritative {@code title} is (0 none; higher wins; among equals the later wins)
  * @param firstPrompt the first visible user prompt, used when there is no explicit title
  * @param parentSessionId for a subagent transcript, the session that spawned it
+ * @param permissionMode the agent's permission mode as it last recorded it (for example {@code plan}), or null
+ * @param recordedCost the session's cost as the agent itself last recorded it, or null
  */
 public record SessionRecord(
     String id,
@@ -27,12 +29,22 @@ public record SessionRecord(
     long messageCount,
     CountMode countMode,
     String sourceFile,
-    String parentSessionId) implements TranscriptRecord {
+    String parentSessionId,
+    String permissionMode,
+    RecordedCost recordedCost) implements TranscriptRecord {
 
   public SessionRecord {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(source, "source");
     Objects.requireNonNull(countMode, "countMode");
+  }
+
+  /** A session whose agent recorded no permission mode and no cost of its own. */
+  public SessionRecord(String id, String source, String title, int titleRank, String firstPrompt, String project,
+      String cwd, String gitBranch, String version, String startedAt, String endedAt, long messageCount,
+      CountMode countMode, String sourceFile, String parentSessionId) {
+    this(id, source, title, titleRank, firstPrompt, project, cwd, gitBranch, version, startedAt, endedAt,
+        messageCount, countMode, sourceFile, parentSessionId, null, null);
   }
 
   @Override
@@ -70,12 +82,15 @@ public record SessionRecord(
         messageCount + later.messageCount,
         countMode,
         later.sourceFile != null ? later.sourceFile : sourceFile,
-        parentSessionId != null ? parentSessionId : later.parentSessionId);
+        parentSessionId != null ? parentSessionId : later.parentSessionId,
+        later.permissionMode != null ? later.permissionMode : permissionMode,
+        // cumulative: the later figure already includes the earlier one
+        later.recordedCost != null ? later.recordedCost : recordedCost);
   }
 
   public SessionRecord withCountMode(CountMode mode) {
     return new SessionRecord(id, source, title, titleRank, firstPrompt, project, cwd, gitBranch, version, startedAt, endedAt,
-        messageCount, mode, sourceFile, parentSessionId);
+        messageCount, mode, sourceFile, parentSessionId, permissionMode, recordedCost);
   }
 
   // Timestamps are normalised ISO-8601 instants, so string order is time order.

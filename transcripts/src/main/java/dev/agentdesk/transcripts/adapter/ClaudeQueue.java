@@ -1,0 +1,109 @@
+package dev.agentdesk.transcripts.adapter;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+
+/**
+ * Claude Code's prompt queue ({@code queue-operation} lines): what the user typed while the agent
+ * was busy, and background-task notifications waiting for the model. A queued prompt reaches the
+ * conversation in one of three ways, and the transcript says which:
+ *
+ * <ul>
+ *   <li>{@code enqueue} (with {@code content}) puts it at the back;
+ *   <li>{@code dequeue} (no content) takes the front, and the very next {@code user} line carries the
+ *       prompt, so the queue shows nothing of its own (it would count the prompt twice);
+ *   <li>{@code remove} takes it out because it was put into the running turn. Releases that write
+ *       {@code content} on it also write the prompt as a {@code queued_command} attachment, which the
+ *       parser already shows; releases before (2.0.x to 2.1.3x) write neither, so the removed
+ *       prompt is in no other line and {@link #remove} hands it back to be shown;
+ *   <li>{@code popAll} clears the queue (the prompts went back into the input box).
+ * </ul>
+ *
+ * A content-less {@code remove} does not say which prompt it took. It takes the oldest typed prompt
+ * (a notification waiting beside it is often consumed another way, by a tool, and never leaves the
+ * queue), else the oldest entry. A prompt that arrives as a user line or an attachment leaves the
+ * queue too. The queue is carried in the cursor, bounded to {@link #LIMIT} entries.
+ */
+final class ClaudeQueue {
+  static final int LIMIT = 32;
+  /** Queued texts, oldest first. */
+  private final ArrayNode items;
+
+  ClaudeQueue(JsonNode state) {
+    items = state instanceof ArrayNode a ? a : JsonlScan.MAPPER.createArrayNode();
+  }
+
+  ArrayNode state() {
+    return items;
+  }
+
+  /**
+   * Applies one {@code queue-operation} line; returns the prompt it put into the conversation that no
+   * other line of the file carries (to be shown as the user's), or null.
+   */
+  String apply(JsonNode line) {
+    String op = Json.str(line, "operation");
+    String content = Json.str(line, "content");
+    if (op == null) {
+      return null;
+    }
+    switch (op) {
+      case "enqueue" -> {
+        if (content != null) {
+          items.add(content);
+          while (items.size() > LIMIT) {
+            items.remove(0);
+          }
+        }
+        return null;
+      }
+      case "dequeue" -> {
+        if (!items.isEmpty()) {
+          items.remove(0);
+        }
+        return null;
+      }
+      case "remove" -> {
+        if (content != null) {
+          delivered(content);
+          return null;
+        }
+        return takeForRemove();
+      }
+      case "popAll" -> {
+        items.removeAll();
+        return null;
+      }
+      default -> {
+        return null;
+      }
+    }
+  }
+
+  /** A prompt reached the conversation through its own line: it is no longer queued. */
+  void delivered(String text) {
+    if (text == null || items.isEmpty()) {
+      return;
+    }
+    for (int i = 0; i < items.size(); i++) {
+      if (text.equals(items.get(i).asText())) {
+        items.remove(i);
+        return;
+      }
+    }
+  }
+
+  private String takeForRemove() {
+    if (items.isEmpty()) {
+      return null;
+    }
+    int pick = 0;
+    for (int i = 0; i < items.size(); i++) {
+      if (ClaudeEnvelopes.split(items.get(i).asText()).visible() != null) {
+        pick = i;
+        break;
+      }
+    }
+    return items.remove(pick).asText();
+  }
+}
