@@ -1,6 +1,6 @@
 package dev.agentdesk.transcripts;
 
-/** One row of the session list. */
+/** One row of the session list; {@code recordedCostUsd} is the agent's own figure of its cost, or null. */
 public record SessionSummary(
     String id,
     String source,
@@ -11,4 +11,5 @@ public record SessionSummary(
     String startedAt,
     String endedAt,
     long messageCount,
-    String parentSessionId) {}
+    String parentSessionId,
+    Double recordedCostUsd) {}

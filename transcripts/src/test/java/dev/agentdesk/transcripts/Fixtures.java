@@ -35,6 +35,11 @@ final class Fixtures {
     return claudeProject().resolve("5f0c1a2e-0000-4000-8000-000000000001/subagents/agent-b7e1.jsonl");
   }
 
+  /** A Claude Code 2.1.328-shaped session: API errors, queued prompts, permission modes, cost-state. */
+  static Path claude21() {
+    return root().resolve("claude-2.1/projects/-home-dev-shop/7d3c1f20-0000-4000-8000-000000000328.jsonl");
+  }
+
   static Path codexDay() {
     return root().resolve("codex/sessions/2026/01/06");
   }

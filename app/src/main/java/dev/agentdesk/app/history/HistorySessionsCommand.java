@@ -70,7 +70,9 @@ public final class HistorySessionsCommand implements Callable<Integer> {
         items.addObject().put("id", s.id()).put("source", s.source()).put("title", s.title())
             .put("project", s.project()).put("cwd", s.cwd()).put("git_branch", s.gitBranch())
             .put("started_at", s.startedAt()).put("ended_at", s.endedAt()).put("message_count", s.messageCount())
-            .put("parent_session_id", s.parentSessionId());
+            .put("parent_session_id", s.parentSessionId())
+            // the agent's own figure of the session's cost (null when it records none)
+            .put("recorded_cost_usd", s.recordedCostUsd());
       }
       out.println(m.writeValueAsString(o));
     } else {

@@ -20,7 +20,6 @@ import dev.agentdesk.transcripts.records.TurnDurationRecord;
 import dev.agentdesk.transcripts.records.Visibility;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
  * Turns Claude Code transcript lines into canonical records for {@link ClaudeCodeAdapter}: one
@@ -29,8 +28,6 @@ import java.util.regex.Pattern;
  * finds files and runs reads, because the line format alone is this large.
  */
 final class ClaudeLineParser extends SessionLines {
-  /** A queued prompt that is one slash command ("/mcp", "/model opus"). */
-  private static final Pattern SLASH_COMMAND = Pattern.compile("\\s*/[\\w:-]+( [^\\n]*)?\\s*");
   private final SourceUnit unit;
   /** Skill, subagent and workflow calls waiting for what completes them. */
   private final ClaudeToolLinks links;
@@ -232,22 +229,11 @@ final class ClaudeLineParser extends SessionLines {
     }
   }
 
-  /**
-   * A queue operation. Only a prompt that the queue put into the running turn without a line of its
-   * own is shown: as the user's prompt, or as a command card when it is a slash command.
-   */
+  /** A queue operation: only a prompt the queue put into the running turn without a line of its own is shown. */
   private void queued(ObjectNode node, long offset, List<TranscriptRecord> out) {
     String prompt = queue.apply(node);
-    if (prompt == null || prompt.isBlank()) {
-      return;
-    }
-    String uuid = "L" + offset;
-    long ordinal = TranscriptRecord.ordinal(offset, 0);
-    if (SLASH_COMMAND.matcher(prompt).matches()) {
-      out.add(msg(node, uuid, ordinal, "user", prompt.strip(), ContentTypes.COMMAND, true, Visibility.VISIBLE,
-          null, null, null));
-    } else {
-      userText(node, uuid, ordinal, "user", prompt, out);
+    if (prompt != null && !prompt.isBlank()) {
+      userText(node, "L" + offset, TranscriptRecord.ordinal(offset, 0), "user", prompt, out);
     }
   }
 

@@ -2,6 +2,7 @@ package dev.agentdesk.transcripts.adapter;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import java.util.regex.Pattern;
 
 /**
  * Claude Code's prompt queue ({@code queue-operation} lines): what the user typed while the agent
@@ -21,11 +22,14 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
  *
  * A content-less {@code remove} does not say which prompt it took. It takes the oldest typed prompt
  * (a notification waiting beside it is often consumed another way, by a tool, and never leaves the
- * queue), else the oldest entry. A prompt that arrives as a user line or an attachment leaves the
+ * queue), else the oldest entry. A slash command taken out this way is not shown: it ran as a
+ * command, which writes its own lines (2.1.38: {@code /mcp} queued, removed, then its command line). A prompt that arrives as a user line or an attachment leaves the
  * queue too. The queue is carried in the cursor, bounded to {@link #LIMIT} entries.
  */
 final class ClaudeQueue {
   static final int LIMIT = 32;
+  /** A queued slash command ("/mcp", "/model opus"): run as a command, which writes its own lines. */
+  private static final Pattern SLASH_COMMAND = Pattern.compile("\\s*/[\\w:-]+( [^\\n]*)?\\s*");
   /** Queued texts, oldest first. */
   private final ArrayNode items;
 
@@ -104,6 +108,7 @@ final class ClaudeQueue {
         break;
       }
     }
-    return items.remove(pick).asText();
+    String taken = items.remove(pick).asText();
+    return SLASH_COMMAND.matcher(taken).matches() ? null : taken;
   }
 }

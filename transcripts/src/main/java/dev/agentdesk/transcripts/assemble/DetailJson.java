@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.io.SegmentedStringWriter;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
+import dev.agentdesk.transcripts.records.RecordedCost;
 import dev.agentdesk.transcripts.records.TokenUsage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -80,6 +81,40 @@ public final class DetailJson {
     str(g, "parent_session_id", h.parentSessionId());
     str(g, "agent_type", h.agentType());
     usage(g, h.usage());
+    str(g, "permission_mode", h.permissionMode());
+    recordedCost(g, h.recordedCost());
+    g.writeEndObject();
+  }
+
+  /** {@code recorded_cost_usd} (the agent's own figure, null when it records none) and its parts. */
+  private static void recordedCost(JsonGenerator g, RecordedCost c) throws IOException {
+    if (c == null) {
+      g.writeNullField("recorded_cost_usd");
+      g.writeNullField("recorded_cost");
+      return;
+    }
+    g.writeNumberField("recorded_cost_usd", c.totalUsd());
+    g.writeObjectFieldStart("recorded_cost");
+    num(g, "api_duration_ms", c.apiDurationMs());
+    num(g, "retry_ms", c.retryMs());
+    num(g, "wall_duration_ms", c.wallDurationMs());
+    g.writeBooleanField("partial", c.partial());
+    g.writeArrayFieldStart("models");
+    for (RecordedCost.ModelCost m : c.models()) {
+      g.writeStartObject();
+      str(g, "model", m.model());
+      if (m.costUsd() == null) {
+        g.writeNullField("cost_usd");
+      } else {
+        g.writeNumberField("cost_usd", m.costUsd());
+      }
+      g.writeNumberField("input_tokens", m.input());
+      g.writeNumberField("output_tokens", m.output());
+      g.writeNumberField("cache_read_tokens", m.cacheRead());
+      g.writeNumberField("cache_creation_tokens", m.cacheCreation());
+      g.writeEndObject();
+    }
+    g.writeEndArray();
     g.writeEndObject();
   }
 

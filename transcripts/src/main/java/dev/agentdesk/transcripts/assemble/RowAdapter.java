@@ -2,6 +2,7 @@ package dev.agentdesk.transcripts.assemble;
 
 import dev.agentdesk.transcripts.records.CountMode;
 import dev.agentdesk.transcripts.records.MessageRecord;
+import dev.agentdesk.transcripts.records.RecordedCost;
 import dev.agentdesk.transcripts.records.SessionRecord;
 import dev.agentdesk.transcripts.records.SubagentRecord;
 import dev.agentdesk.transcripts.records.SummaryRecord;
@@ -59,11 +60,12 @@ final class RowAdapter {
         firstPrompt = c.at("first_prompt"), project = c.at("project"), cwd = c.at("cwd"), branch = c.at("git_branch"),
         version = c.at("version"), started = c.at("started_at"), ended = c.at("ended_at"),
         count = c.at("message_count"), mode = c.at("count_mode"), file = c.at("source_file"),
-        parent = c.at("parent_session_id");
+        parent = c.at("parent_session_id"), permission = c.at("permission_mode"), cost = c.at("recorded_cost");
     for (Object[] r : t.rows()) {
       out.add(new SessionRecord(s(r, id), s(r, source), s(r, title), (int) l(r, titleRank), s(r, firstPrompt),
           s(r, project), s(r, cwd), s(r, branch), s(r, version), s(r, started), s(r, ended), l(r, count),
-          CountMode.valueOf(s(r, mode)), s(r, file), s(r, parent)));
+          CountMode.valueOf(s(r, mode)), s(r, file), s(r, parent), s(r, permission),
+          RecordedCost.decode(s(r, cost))));
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.agentdesk.transcripts.assemble;
 
+import dev.agentdesk.transcripts.records.RecordedCost;
 import dev.agentdesk.transcripts.records.TokenUsage;
 import java.util.List;
 
@@ -12,8 +13,11 @@ public record SessionDetail(Header session, List<DetailEntry> entries) {
     entries = List.copyOf(entries);
   }
 
-  /** Session header. {@code usage} counts every response once. */
+  /**
+   * Session header. {@code usage} counts every response once. {@code permissionMode} and
+   * {@code recordedCost} are what the agent itself last recorded (null when it records none).
+   */
   public record Header(String id, String source, String title, String project, String cwd, String gitBranch,
       String version, String startedAt, String endedAt, long messageCount, String parentSessionId, String agentType,
-      TokenUsage usage) {}
+      TokenUsage usage, String permissionMode, RecordedCost recordedCost) {}
 }

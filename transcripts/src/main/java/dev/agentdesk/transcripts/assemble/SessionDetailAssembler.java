@@ -151,7 +151,8 @@ public final class SessionDetailAssembler {
           .map(SubagentRecord::type).filter(java.util.Objects::nonNull).findFirst().orElse(null);
       SessionDetail.Header header = new SessionDetail.Header(session.id(), session.source(), session.displayTitle(),
           session.project(), session.cwd(), session.gitBranch(), session.version(), session.startedAt(),
-          session.endedAt(), session.messageCount(), session.parentSessionId(), agentType, usage);
+          session.endedAt(), session.messageCount(), session.parentSessionId(), agentType, usage,
+          session.permissionMode(), session.recordedCost());
 
       Map<String, SubagentRecord> subagentByCall = new HashMap<>();
       for (SubagentRecord s : subagents.values()) {

@@ -1,5 +1,10 @@
 package dev.agentdesk.transcripts.records;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -34,5 +39,61 @@ public record RecordedCost(double totalUsd, Long apiDurationMs, Long apiDuration
   public Long retryMs() {
     return apiDurationMs == null || apiDurationWithoutRetriesMs == null ? null
         : Math.max(0, apiDurationMs - apiDurationWithoutRetriesMs);
+  }
+
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  /** The stored form (one text column of the session row): compact JSON in a fixed field order. */
+  public String encode() {
+    ObjectNode o = MAPPER.createObjectNode();
+    o.put("usd", totalUsd);
+    putLong(o, "api_ms", apiDurationMs);
+    putLong(o, "api_without_retries_ms", apiDurationWithoutRetriesMs);
+    putLong(o, "wall_ms", wallDurationMs);
+    o.put("partial", partial);
+    ArrayNode ms = o.putArray("models");
+    for (ModelCost m : models) {
+      ObjectNode x = ms.addObject().put("model", m.model());
+      if (m.costUsd() == null) {
+        x.putNull("usd");
+      } else {
+        x.put("usd", m.costUsd());
+      }
+      x.put("input", m.input()).put("output", m.output()).put("cache_read", m.cacheRead())
+          .put("cache_creation", m.cacheCreation());
+    }
+    return o.toString();
+  }
+
+  /** The figures {@link #encode} stored, or null for null (a session without them). */
+  public static RecordedCost decode(String stored) {
+    if (stored == null) {
+      return null;
+    }
+    try {
+      JsonNode o = MAPPER.readTree(stored);
+      List<ModelCost> models = new ArrayList<>();
+      for (JsonNode m : o.path("models")) {
+        models.add(new ModelCost(m.path("model").asText(), m.path("usd").isNumber() ? m.path("usd").asDouble() : null,
+            m.path("input").asLong(), m.path("output").asLong(), m.path("cache_read").asLong(),
+            m.path("cache_creation").asLong()));
+      }
+      return new RecordedCost(o.path("usd").asDouble(), longOrNull(o, "api_ms"), longOrNull(o, "api_without_retries_ms"),
+          longOrNull(o, "wall_ms"), o.path("partial").asBoolean(), models);
+    } catch (java.io.IOException e) {
+      throw new IllegalArgumentException("stored recorded cost is not JSON: " + e.getMessage(), e);
+    }
+  }
+
+  private static void putLong(ObjectNode o, String name, Long v) {
+    if (v == null) {
+      o.putNull(name);
+    } else {
+      o.put(name, v);
+    }
+  }
+
+  private static Long longOrNull(JsonNode o, String name) {
+    return o.path(name).isNumber() ? o.path(name).asLong() : null;
   }
 }

@@ -39,6 +39,20 @@ import java.util.TreeMap;
  * (every file of a first import); other sessions look the identity up.
  */
 final class RecordWriter implements AutoCloseable {
+  /**
+   * SQLite version 5, PostgreSQL version 3: what the agent itself recorded about a session (its
+   * permission mode, and its own figure of the session's cost as {@link
+   * dev.agentdesk.transcripts.records.RecordedCost#encode} text). Claude Code files are read again
+   * from their start on the next import (their cursors go), because the same release stopped
+   * counting Claude Code's API-error lines as model responses and shows prompts its queue absorbed;
+   * a re-read restates every session it finds, and a session whose file is gone keeps its rows.
+   */
+  static final String SESSION_AGENT_FIGURES = """
+      ALTER TABLE sessions ADD COLUMN permission_mode TEXT;
+      ALTER TABLE sessions ADD COLUMN recorded_cost TEXT;
+      DELETE FROM cursors WHERE provider = 'claude';
+      """;
+
   static final List<String> SESSION_TABLES = List.of("messages", "tool_calls", "tool_results", "summaries",
       "subagents", "workflows", "workflow_agents", "turn_durations");
 
@@ -289,10 +303,11 @@ final class RecordWriter implements AutoCloseable {
   private void writeSession(SessionRecord s) throws SQLException {
     try (PreparedStatement p = c.prepareStatement(upsert("sessions", List.of("id"), "source", "title", "title_rank",
         "first_prompt", "project", "cwd", "git_branch", "version", "started_at", "ended_at", "message_count",
-        "count_mode", "source_file", "parent_session_id"))) {
+        "count_mode", "source_file", "parent_session_id", "permission_mode", "recorded_cost"))) {
       set(p, s.id(), s.source(), s.title(), (long) s.titleRank(), s.firstPrompt(), s.project(), s.cwd(),
           s.gitBranch(), s.version(), s.startedAt(), s.endedAt(), s.messageCount(), s.countMode().name(),
-          s.sourceFile(), s.parentSessionId());
+          s.sourceFile(), s.parentSessionId(), s.permissionMode(),
+          s.recordedCost() == null ? null : s.recordedCost().encode());
       p.executeBatch();
     }
   }

@@ -12,6 +12,7 @@ import dev.agentdesk.transcripts.adapter.Cursor;
 import dev.agentdesk.transcripts.adapter.ParseResult;
 import dev.agentdesk.transcripts.adapter.SourceUnit;
 import dev.agentdesk.transcripts.assemble.TableRows;
+import dev.agentdesk.transcripts.records.RecordedCost;
 import dev.agentdesk.transcripts.records.CountMode;
 import dev.agentdesk.transcripts.records.SessionRecord;
 import dev.agentdesk.transcripts.records.TokenUsage;
@@ -245,7 +246,8 @@ public final class TranscriptStore implements AutoCloseable {
             rs.getInt("title_rank"), rs.getString("first_prompt"), rs.getString("project"), rs.getString("cwd"),
             rs.getString("git_branch"), rs.getString("version"), rs.getString("started_at"),
             rs.getString("ended_at"), rs.getLong("message_count"), CountMode.valueOf(rs.getString("count_mode")),
-            rs.getString("source_file"), rs.getString("parent_session_id")));
+            rs.getString("source_file"), rs.getString("parent_session_id"), rs.getString("permission_mode"),
+            RecordedCost.decode(rs.getString("recorded_cost"))));
       }
     }
   }
@@ -312,11 +314,17 @@ public final class TranscriptStore implements AutoCloseable {
     pageArgs.add((long) q.limit());
     pageArgs.add((long) q.offset());
     List<SessionSummary> items = query("SELECT id, source, COALESCE(title, first_prompt), project, cwd, git_branch,"
-        + " started_at, ended_at, message_count, parent_session_id FROM sessions" + where
+        + " started_at, ended_at, message_count, parent_session_id, recorded_cost FROM sessions" + where
         + " ORDER BY " + dialect.descendingNullsLast("ended_at") + ", id LIMIT ? OFFSET ?", pageArgs,
         rs -> new SessionSummary(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
-            rs.getString(6), rs.getString(7), rs.getString(8), rs.getLong(9), rs.getString(10)));
+            rs.getString(6), rs.getString(7), rs.getString(8), rs.getLong(9), rs.getString(10),
+            recordedUsd(rs.getString(11))));
     return new Page<>(items, total, q.offset());
+  }
+
+  private static Double recordedUsd(String stored) {
+    RecordedCost c = RecordedCost.decode(stored);
+    return c == null ? null : c.totalUsd();
   }
 
   // Words as the index's unicode61 tokenizer splits them, so each is a single-token phrase.
