@@ -45,7 +45,7 @@ class MigrationTest {
   private static final List<String> QUERIES = List.of("backoff configurable", "TestRefill", "rate limiter leak", "bucket");
 
   @ParameterizedTest(name = "from version {0}")
-  @ValueSource(ints = {1, 2, 3})
+  @ValueSource(ints = {1, 2, 3, 4})
   void anOlderDatabaseOpensWithEveryDetailAndSearchHitIntact(int version, TempSqlite db, @TempDir Path dir)
       throws Exception {
     Path reference = dir.resolve("reference.db");
@@ -86,15 +86,26 @@ class MigrationTest {
         assertThat(h.usage(by)).as("usage by %s (aggregates built by the migration)", by).isEqualTo(usage.get(by))
             .isNotEmpty();
       }
-      ImportReport again = h.importFrom(roots(), ImportListener.NONE);
-      assertThat(again.records()).isZero();
+      // version 5 dropped the Claude Code cursors: those files are read again from their start once,
+      // and restate what was stored
+      try (Connection c = db.connect()) {
+        assertThat(strings(c, "SELECT COUNT(*) FROM cursors WHERE provider = 'claude'")).containsExactly("0");
+        assertThat(strings(c, "SELECT COUNT(*) FROM cursors WHERE provider = 'codex'")).containsExactly("2");
+      }
+      ImportReport reread = h.importFrom(roots(), ImportListener.NONE);
+      assertThat(reread.records()).isPositive();
       for (String id : sessions) {
         assertThat(DetailJson.write(h.detail(id))).isEqualTo(details.get(id));
       }
+      for (UsageGrouping by : UsageGrouping.values()) {
+        assertThat(h.usage(by)).as("usage by %s after the re-read", by).isEqualTo(usage.get(by));
+      }
+      ImportReport again = h.importFrom(roots(), ImportListener.NONE);
+      assertThat(again.records()).isZero();
     }
     try (Connection c = db.connect(); Statement s = c.createStatement()) {
       s.execute("INSERT INTO search_fts(search_fts, rank) VALUES ('integrity-check', 1)");
-      assertThat(strings(c, "SELECT MAX(version) FROM schema_migrations")).containsExactly("4");
+      assertThat(strings(c, "SELECT MAX(version) FROM schema_migrations")).containsExactly("5");
       assertThat(strings(c, "SELECT name FROM sqlite_master WHERE name LIKE '%\\_v3' ESCAPE '\\'")).isEmpty();
     }
   }
@@ -106,15 +117,21 @@ class MigrationTest {
    */
   private static void writeOldDatabase(int version, Path reference, List<String> sessions, Path target)
       throws SQLException {
-    if (version == 3) {
-      // Version 3 is today's row layout without the usage aggregates: the reference less those.
+    if (version >= 3) {
+      // Version 4 is today's row layout without the agent's figures of a session; version 3 is that
+      // without the usage aggregates too: the reference less those.
       try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + reference); Statement s = c.createStatement()) {
         s.execute("VACUUM INTO '" + target + "'");
       }
       try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + target); Statement s = c.createStatement()) {
-        s.execute("DROP TABLE usage_candidates");
-        s.execute("DROP TABLE usage_totals");
-        s.execute("DELETE FROM schema_migrations WHERE version = 4");
+        s.execute("ALTER TABLE sessions DROP COLUMN permission_mode");
+        s.execute("ALTER TABLE sessions DROP COLUMN recorded_cost");
+        s.execute("DELETE FROM schema_migrations WHERE version = 5");
+        if (version == 3) {
+          s.execute("DROP TABLE usage_candidates");
+          s.execute("DROP TABLE usage_totals");
+          s.execute("DELETE FROM schema_migrations WHERE version = 4");
+        }
       }
       return;
     }
@@ -165,9 +182,12 @@ class MigrationTest {
     if (rows.isEmpty()) {
       return;
     }
-    int kept = columns.indexOf("cache_creation_1h_tokens"); // newer than every old layout: last, left out
-    if (kept >= 0) {
-      columns = columns.subList(0, kept);
+    // columns newer than every old layout, each last in its table: left out
+    for (String newer : List.of("cache_creation_1h_tokens", "permission_mode")) {
+      int kept = columns.indexOf(newer);
+      if (kept >= 0) {
+        columns = columns.subList(0, kept);
+      }
     }
     try (PreparedStatement p = c.prepareStatement("INSERT INTO " + table + " (" + String.join(", ", columns)
         + ") VALUES (" + String.join(", ", Collections.nCopies(columns.size(), "?")) + ")")) {
