@@ -51,6 +51,44 @@ class HistoryCliTest {
         ""));
   }
 
+  /**
+   * A Claude Code 2.1 session that ended cleanly: one response, one API-error line, and the
+   * cost-state Claude Code writes on exit. The recorded cost stands beside the calculated one in
+   * {@code history show} and in the session list; the error line is no response.
+   */
+  @Test
+  void theAgentsRecordedCostStandsBesideTheCalculatedOne() throws IOException {
+    String id = "7a0c0000-0000-4000-8000-00000000000b";
+    Path project = Files.createDirectories(dir.resolve("p21/-home-dev-cost"));
+    String base = "\"cwd\":\"/home/dev/cost\",\"sessionId\":\"" + id + "\",\"version\":\"2.1.328\"";
+    Files.writeString(project.resolve(id + ".jsonl"), String.join("\n",
+        "{\"type\":\"user\",\"uuid\":\"u1\",\"timestamp\":\"2026-11-20T08:00:00Z\"," + base
+            + ",\"message\":{\"role\":\"user\",\"content\":\"Count the flamingos\"}}",
+        "{\"type\":\"assistant\",\"uuid\":\"a1\",\"timestamp\":\"2026-11-20T08:00:05Z\",\"requestId\":\"r1\"," + base
+            + ",\"message\":{\"id\":\"m1\",\"role\":\"assistant\",\"model\":\"claude-sonnet-4-5\",\"content\":"
+            + "[{\"type\":\"text\",\"text\":\"Forty.\"}],\"usage\":{\"input_tokens\":7,\"output_tokens\":11}}}",
+        "{\"type\":\"assistant\",\"uuid\":\"e1\",\"timestamp\":\"2026-11-20T08:01:00Z\"," + base
+            + ",\"isApiErrorMessage\":true,\"apiErrorStatus\":529,\"error\":\"server_error\",\"message\":{\"id\":\"x1\","
+            + "\"role\":\"assistant\",\"model\":\"<synthetic>\",\"content\":[{\"type\":\"text\",\"text\":"
+            + "\"API Error: 529 Overloaded\"}],\"usage\":{\"input_tokens\":0,\"output_tokens\":0}}}",
+        "{\"type\":\"cost-state\",\"sessionId\":\"" + id + "\",\"totalCostUSD\":0.25,\"totalAPIDuration\":9000,"
+            + "\"totalAPIDurationWithoutRetries\":4000,\"modelUsage\":{\"claude-sonnet-4-5\":{\"inputTokens\":7,"
+            + "\"outputTokens\":11,\"costUSD\":0.25}}}",
+        ""));
+    assertThat(run("history", "import", "--claude", dir.resolve("p21").toString(), "--db", db.toString()).exit())
+        .isZero();
+    JsonNode listed = JSON.readTree(run("history", "sessions", "--json", "--db", db.toString()).out())
+        .get("sessions").get(0);
+    assertThat(listed.get("recorded_cost_usd").asDouble()).isEqualTo(0.25);
+    CliRun show = run("history", "show", id, "--db", db.toString());
+    assertThat(show.exit()).as(show.err()).isZero();
+    assertThat(show.out()).containsPattern("\n- cost: \\$0\\.0002;.*\n- recorded cost \\(the agent's own figure\\):"
+        + " \\$0\\.2500 \\(claude-sonnet-4-5 \\$0\\.2500\\); API time 9\\.0 s, of which retries 5\\.0 s\n");
+    assertThat(show.out()).contains("## system · error · 2026-11-20T08:01:00.000Z\n\nAPI Error: 529 Overloaded\n");
+    JsonNode usage = JSON.readTree(run("history", "usage", "--json", "--db", db.toString()).out());
+    assertThat(usage.toString()).contains("\"responses\":1").doesNotContain("synthetic");
+  }
+
   @Test
   void importThenListShowSearchAndUsage() throws IOException {
     CliRun imp = run("history", "import", "--claude", projects.toString(), "--db", db.toString(), "--json");
