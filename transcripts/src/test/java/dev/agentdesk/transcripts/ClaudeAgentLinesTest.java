@@ -199,7 +199,8 @@ class ClaudeAgentLinesTest {
           ImportListener.NONE);
       double calculated = h.usageReport(UsageGrouping.SESSION, PriceTable.bundled(), SESSION).total().costUsd();
       // agentdesk prices the 8 responses only; the agent also counted its title generator (haiku)
-      assertThat(calculated).isGreaterThan(0).isNotCloseTo(0.0693, within(1e-6));
+      assertThat(calculated).isCloseTo(0.045144, within(1e-9));
+      assertThat(h.detail(SESSION).session().recordedCost().totalUsd()).isEqualTo(0.0693);
     }
   }
 }

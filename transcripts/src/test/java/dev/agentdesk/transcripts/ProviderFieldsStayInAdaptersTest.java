@@ -26,7 +26,9 @@ class ProviderFieldsStayInAdaptersTest {
   static final List<String> PROVIDER_FIELDS = List.of(
       // Claude Code
       "toolUseResult", "sourceToolUseID", "requestId", "isCompactSummary", "cache_read_input_tokens", "leafUuid\"",
-      "stop_reason", "stop_hook_summary", "AskUserQuestion", "ExitPlanMode",
+      "stop_reason", "stop_hook_summary", "AskUserQuestion", "ExitPlanMode", "isApiErrorMessage", "apiErrorStatus",
+      "cost-state", "totalCostUSD", "totalAPIDurationWithoutRetries", "modelUsage", "queue-operation",
+      "permission-mode", "queued_command",
       // Codex
       "session_meta", "response_item", "event_msg", "turn_context", "token_count", "cached_input_tokens",
       "task_started", "task_complete", "function_call_output", "rollout-",
