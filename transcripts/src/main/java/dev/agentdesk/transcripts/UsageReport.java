@@ -1,6 +1,7 @@
 package dev.agentdesk.transcripts;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * A usage report: rows in key order, their total, the price table that priced them, and warnings
@@ -9,12 +10,22 @@ import java.util.List;
  *
  * @param rejectedResponses responses whose token counts were negative or absurd: in no row
  * @param newestDay the latest day with usage ({@code YYYY-MM-DD}), or null
+ * @param recordedCostUsd by session id, the cost the agent itself recorded for the session, for the
+ *     rows of a report {@linkplain UsageGrouping#SESSION by session} whose agent records one (empty
+ *     for every other grouping): shown beside the calculated cost, never summed into it
  */
 public record UsageReport(UsageGrouping by, List<UsageRow> rows, UsageRow total, String pricesSource,
-    String pricesVersion, String pricesPublished, long rejectedResponses, String newestDay, List<String> warnings) {
+    String pricesVersion, String pricesPublished, long rejectedResponses, String newestDay, List<String> warnings,
+    Map<String, Double> recordedCostUsd) {
   public UsageReport {
     rows = List.copyOf(rows);
     warnings = List.copyOf(warnings);
+    recordedCostUsd = Map.copyOf(recordedCostUsd);
+  }
+
+  /** The recorded costs of the rows summed, or null when no row has one. */
+  public Double recordedCostTotal() {
+    return recordedCostUsd.isEmpty() ? null : recordedCostUsd.values().stream().mapToDouble(Double::doubleValue).sum();
   }
 
   /**

@@ -107,7 +107,7 @@ final class UsageReports {
       }
     }
 
-    UsageReport report() {
+    UsageReport report(Map<String, Double> recorded) {
       List<UsageRow> rows = new ArrayList<>(groups.size());
       Acc total = new Acc();
       groups.forEach((k, a) -> {
@@ -132,7 +132,7 @@ final class UsageReports {
             + " not known; refresh it with 'agentdesk prices update --from FILE'");
       }
       return new UsageReport(by, rows, total.row("total"), prices.source(), prices.version(), prices.published(),
-          rejected, newestDay, warnings);
+          rejected, newestDay, warnings, recorded);
     }
   }
 
@@ -151,6 +151,14 @@ final class UsageReports {
       store.forEachUsageTotal(sessionId, t -> b.add(t.sessionId(), t.source(), t.project(), null, t.day(), t.model(),
           t.responses(), t.usage(), t.bucket() < 0 ? -1 : t.bucket() == 0 ? 0 : bounds[t.bucket() - 1] + 1));
     }
-    return b.report();
+    Map<String, Double> recorded = new HashMap<>();
+    if (by == UsageGrouping.SESSION) {
+      store.recordedCosts(sessionId).forEach((id, usd) -> {
+        if (b.groups.containsKey(id)) {
+          recorded.put(id, usd);
+        }
+      });
+    }
+    return b.report(recorded);
   }
 }

@@ -201,6 +201,10 @@ class ClaudeAgentLinesTest {
       // agentdesk prices the 8 responses only; the agent also counted its title generator (haiku)
       assertThat(calculated).isCloseTo(0.045144, within(1e-9));
       assertThat(h.detail(SESSION).session().recordedCost().totalUsd()).isEqualTo(0.0693);
+      UsageReport bySession = h.usageReport(UsageGrouping.SESSION, PriceTable.bundled(), null);
+      assertThat(bySession.recordedCostUsd()).containsExactly(java.util.Map.entry(SESSION, 0.0693));
+      assertThat(bySession.recordedCostTotal()).isEqualTo(0.0693);
+      assertThat(h.usageReport(UsageGrouping.MODEL, PriceTable.bundled(), null).recordedCostUsd()).isEmpty();
     }
   }
 }

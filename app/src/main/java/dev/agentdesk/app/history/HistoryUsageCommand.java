@@ -75,21 +75,32 @@ public final class HistoryUsageCommand implements Callable<Integer> {
       ObjectNode o = m.createObjectNode();
       o.put("by", name);
       ArrayNode a = o.putArray("rows");
+      boolean bySession = by == UsageGrouping.SESSION;
       for (UsageRow r : report.rows()) {
-        row(a.addObject().put("key", r.key()), r);
+        ObjectNode row = a.addObject().put("key", r.key());
+        row(row, r);
+        if (bySession) {
+          // the agent's own figure beside the calculated one (null when it records none)
+          row.put("recorded_cost_usd", report.recordedCostUsd().get(r.key()));
+        }
       }
-      row(o.putObject("total"), report.total());
+      ObjectNode total = o.putObject("total");
+      row(total, report.total());
+      if (bySession) {
+        total.put("recorded_cost_usd", report.recordedCostTotal());
+      }
       Costs.putReport(o, report);
       prices.warnings().forEach(w -> ((ArrayNode) o.get("warnings")).add(w));
       out.println(m.writeValueAsString(o));
     } else {
       int width = by == UsageGrouping.SESSION || by == UsageGrouping.RESPONSE ? 40 : 28;
-      out.printf("%-" + width + "s %9s %14s %14s %16s %16s %12s%n", name, "responses", "input", "output", "cache read",
-          "cache creation", "cost_usd");
+      boolean recorded = by == UsageGrouping.SESSION && !report.recordedCostUsd().isEmpty();
+      out.printf("%-" + width + "s %9s %14s %14s %16s %16s %12s" + (recorded ? " %14s" : "") + "%n", name,
+          "responses", "input", "output", "cache read", "cache creation", "cost_usd", "recorded_usd");
       for (UsageRow r : report.rows()) {
-        line(out, width, r.key(), r);
+        line(out, width, r.key(), r, recorded ? report.recordedCostUsd().get(r.key()) : null, recorded);
       }
-      line(out, width, "total", report.total());
+      line(out, width, "total", report.total(), report.recordedCostTotal(), recorded);
       out.printf("prices: %s %s%s%n", report.pricesSource(), report.pricesVersion(),
           report.pricesPublished() == null ? "" : " (published " + report.pricesPublished() + ")");
     }
@@ -107,9 +118,12 @@ public final class HistoryUsageCommand implements Callable<Integer> {
     Costs.put(o, r);
   }
 
-  private static void line(PrintWriter out, int width, String key, UsageRow r) {
+  /** One table row; {@code withRecorded} adds the agent's own figure ("-" when it records none). */
+  private static void line(PrintWriter out, int width, String key, UsageRow r, Double recordedUsd,
+      boolean withRecorded) {
     TokenUsage u = r.usage();
-    out.printf("%-" + width + "s %9d %14d %14d %16d %16d %12s%n", HistorySupport.shorten(key, width), r.responses(),
-        u.input(), u.output(), u.cacheRead(), u.cacheCreation(), Costs.cell(r));
+    out.printf("%-" + width + "s %9d %14d %14d %16d %16d %12s%s%n", HistorySupport.shorten(key, width), r.responses(),
+        u.input(), u.output(), u.cacheRead(), u.cacheCreation(), Costs.cell(r),
+        withRecorded ? String.format(Locale.ROOT, " %14s", recordedUsd == null ? "-" : Costs.usd(recordedUsd)) : "");
   }
 }

@@ -87,6 +87,12 @@ class HistoryCliTest {
     assertThat(show.out()).contains("## system · error · 2026-11-20T08:01:00.000Z\n\nAPI Error: 529 Overloaded\n");
     JsonNode usage = JSON.readTree(run("history", "usage", "--json", "--db", db.toString()).out());
     assertThat(usage.toString()).contains("\"responses\":1").doesNotContain("synthetic");
+    JsonNode bySession = JSON.readTree(run("history", "usage", "--by", "session", "--json", "--db", db.toString())
+        .out());
+    assertThat(bySession.get("rows").get(0).get("recorded_cost_usd").asDouble()).isEqualTo(0.25);
+    assertThat(bySession.get("total").get("recorded_cost_usd").asDouble()).isEqualTo(0.25);
+    CliRun table = run("history", "usage", "--by", "session", "--db", db.toString());
+    assertThat(table.out()).containsPattern("recorded_usd\n" + id + " +1 .* \\$0\\.0002 +\\$0\\.2500\n");
   }
 
   @Test

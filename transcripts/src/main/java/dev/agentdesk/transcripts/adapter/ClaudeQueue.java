@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
  *       prompt, so the queue shows nothing of its own (it would count the prompt twice);
  *   <li>{@code remove} takes it out because it was put into the running turn. Releases that write
  *       {@code content} on it also write the prompt as a {@code queued_command} attachment, which the
- *       parser already shows; releases before (2.0.x to 2.1.3x) write neither, so the removed
+ *       parser already shows; releases seen before (2.0.76, 2.1.38, 2.1.39) write neither, so the removed
  *       prompt is in no other line and {@link #remove} hands it back to be shown;
  *   <li>{@code popAll} clears the queue (the prompts went back into the input box).
  * </ul>

@@ -430,6 +430,15 @@ public final class TranscriptStore implements AutoCloseable {
             rs.getLong(11), rs.getLong(12)))));
   }
 
+  /** The agent's own figure of each session's cost, for the sessions that have one (of one session if {@code sessionId} is not null). */
+  public Map<String, Double> recordedCosts(String sessionId) {
+    Map<String, Double> out = new java.util.TreeMap<>();
+    usageRows("SELECT id, recorded_cost FROM sessions WHERE recorded_cost IS NOT NULL"
+        + (sessionId == null ? "" : " AND id = ?"), sessionId,
+        rs -> out.put(rs.getString(1), recordedUsd(rs.getString(2))));
+    return out;
+  }
+
   /** One response that counts: the message whose copy of the usage is counted. */
   public record UsageResponse(String sessionId, String source, String project, String uuid, String day, String model,
       TokenUsage usage) {}
