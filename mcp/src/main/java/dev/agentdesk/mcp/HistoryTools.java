@@ -226,6 +226,8 @@ final class HistoryTools {
         .opt("ended_at", Schema.string(null))
         .req("message_count", Schema.integer(null))
         .opt("parent_session_id", Schema.string(null))
+        .opt("recorded_cost_usd", Schema.number("The agent's own figure of the session's cost in US dollars (beside"
+            + " the cost history_usage calculates); absent when the agent records none"))
         .build();
     Map<String, Object> out = Schema.object()
         .req("total", Schema.integer("Sessions matching the filters in all pages"))
@@ -253,10 +255,13 @@ final class HistoryTools {
           ObjectNode result = Jsons.object().put("total", page.total()).put("offset", page.offset());
           ArrayNode arr = result.putArray("sessions");
           for (SessionSummary s : page.items()) {
-            arr.addObject().put("id", s.id()).put("source", s.source()).put("title", s.title())
+            ObjectNode o = arr.addObject().put("id", s.id()).put("source", s.source()).put("title", s.title())
                 .put("project", s.project()).put("cwd", s.cwd()).put("git_branch", s.gitBranch())
                 .put("started_at", s.startedAt()).put("ended_at", s.endedAt()).put("message_count", s.messageCount())
                 .put("parent_session_id", s.parentSessionId());
+            if (s.recordedCostUsd() != null) {
+              o.put("recorded_cost_usd", s.recordedCostUsd());
+            }
           }
           return ToolDef.Outcome.of(result);
         });
