@@ -23,11 +23,20 @@ import java.util.regex.Pattern;
  * A content-less {@code remove} does not say which prompt it took. It takes the oldest typed prompt
  * (a notification waiting beside it is often consumed another way, by a tool, and never leaves the
  * queue), else the oldest entry. A slash command taken out this way is not shown: it ran as a
- * command, which writes its own lines (2.1.38: {@code /mcp} queued, removed, then its command line). A prompt that arrives as a user line or an attachment leaves the
- * queue too. The queue is carried in the cursor, bounded to {@link #LIMIT} entries.
+ * command, which writes its own lines (2.1.38: {@code /mcp} queued, removed, then its command line).
+ * A prompt that arrives as a user line or an attachment leaves the queue too.
+ *
+ * <p>The queue is carried in the cursor, bounded to {@link #LIMIT} entries. A typed prompt is kept
+ * whole (it may have to be shown); a notification (hidden transport context, up to 100 KB) or a
+ * prompt longer than {@link #KEPT_CHARS} is kept as a digest, which holds its place in the queue and
+ * matches its text, so the cursor stays small.
  */
 final class ClaudeQueue {
   static final int LIMIT = 32;
+  /** Longest prompt kept whole in the carry-over. */
+  static final int KEPT_CHARS = 16_384;
+  /** The first character of a digest entry (never the first of a prompt that is kept). */
+  private static final char DIGEST = '\u0001';
   /** A queued slash command ("/mcp", "/model opus"): run as a command, which writes its own lines. */
   private static final Pattern SLASH_COMMAND = Pattern.compile("\\s*/[\\w:-]+( [^\\n]*)?\\s*");
   /** Queued texts, oldest first. */
@@ -54,7 +63,7 @@ final class ClaudeQueue {
     switch (op) {
       case "enqueue" -> {
         if (content != null) {
-          items.add(content);
+          items.add(entry(content));
           while (items.size() > LIMIT) {
             items.remove(0);
           }
@@ -89,11 +98,27 @@ final class ClaudeQueue {
     if (text == null || items.isEmpty()) {
       return;
     }
+    String key = entry(text);
     for (int i = 0; i < items.size(); i++) {
-      if (text.equals(items.get(i).asText())) {
+      if (key.equals(items.get(i).asText())) {
         items.remove(i);
         return;
       }
+    }
+  }
+
+  /** What the queue keeps of {@code text}: the text itself, or a digest of it. */
+  private static String entry(String text) {
+    if (!text.isEmpty() && text.length() <= KEPT_CHARS && text.charAt(0) != DIGEST
+        && ClaudeEnvelopes.split(text).visible() != null) {
+      return text;
+    }
+    try {
+      byte[] d = java.security.MessageDigest.getInstance("SHA-256")
+          .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      return DIGEST + java.util.HexFormat.of().formatHex(d, 0, 16);
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is part of every JVM", e);
     }
   }
 
@@ -103,12 +128,13 @@ final class ClaudeQueue {
     }
     int pick = 0;
     for (int i = 0; i < items.size(); i++) {
-      if (ClaudeEnvelopes.split(items.get(i).asText()).visible() != null) {
+      if (items.get(i).asText().charAt(0) != DIGEST) {
         pick = i;
         break;
       }
     }
     String taken = items.remove(pick).asText();
-    return SLASH_COMMAND.matcher(taken).matches() ? null : taken;
+    // a digest (a notification, hidden anyway) cannot be shown; a slash command showed by its own lines
+    return taken.charAt(0) == DIGEST || SLASH_COMMAND.matcher(taken).matches() ? null : taken;
   }
 }
