@@ -1,0 +1,65 @@
+package dev.agentdesk.transcripts.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agentdesk.testkit.PostgresExtension;
+import dev.agentdesk.testkit.PostgresServer;
+import dev.agentdesk.transcripts.ImportListener;
+import dev.agentdesk.transcripts.Provider;
+import dev.agentdesk.transcripts.TranscriptHistory;
+import dev.agentdesk.transcripts.index.Importer;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A PostgreSQL database at version 2 (before the agent's figures of a session) opens at version 3:
+ * the session columns exist, the stored session is intact, and only the Claude Code cursors are
+ * dropped, so those files are read once more.
+ */
+@ExtendWith(PostgresExtension.class)
+class PostgresUpgradeTest {
+  @Test
+  void aVersion2DatabaseGainsTheSessionColumnsAndDropsOnlyClaudeCursors(PostgresServer pg) throws Exception {
+    String url = pg.createDatabase();
+    PostgresDialect dialect = new PostgresDialect();
+    try (Connection c = DriverManager.getConnection(url)) {
+      dialect.configure(c);
+      assertThat(Migrations.migrate(c, dialect, 2)).isEqualTo(2);
+      try (Statement s = c.createStatement()) {
+        s.execute("INSERT INTO sessions (id, source, title_rank, message_count, count_mode)"
+            + " VALUES ('kept', 'claude', 0, 3, 'TOTAL')");
+        for (String provider : List.of("claude", "codex")) {
+          s.execute("INSERT INTO cursors (path, provider, session_id, file_key, byte_offset, line, head_hash,"
+              + " updated_at) VALUES ('/x/" + provider + ".jsonl', '" + provider + "', 's', 'k', 10, 1, 'h', 'now')");
+        }
+      }
+    }
+    Path projects = Path.of(getClass().getResource("/fixtures/claude-2.1/projects").toURI());
+    try (TranscriptHistory h = TranscriptHistory.openUrl(url)) {
+      try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+        assertThat(one(s, "SELECT MAX(version) FROM schema_migrations")).isEqualTo("3");
+        assertThat(one(s, "SELECT COUNT(*) FROM information_schema.columns WHERE table_name = 'sessions'"
+            + " AND column_name IN ('permission_mode', 'recorded_cost')")).isEqualTo("2");
+        assertThat(one(s, "SELECT string_agg(provider, ',') FROM cursors")).isEqualTo("codex");
+        assertThat(one(s, "SELECT message_count FROM sessions WHERE id = 'kept'")).isEqualTo("3");
+      }
+      h.importFrom(List.of(new Importer.Root(Provider.CLAUDE, projects)), ImportListener.NONE);
+      assertThat(h.detail("7d3c1f20-0000-4000-8000-000000000328").session().recordedCost().totalUsd())
+          .isEqualTo(0.0693);
+      assertThat(h.detail("7d3c1f20-0000-4000-8000-000000000328").session().permissionMode()).isEqualTo("plan");
+    }
+  }
+
+  private static String one(Statement s, String sql) throws Exception {
+    try (ResultSet rs = s.executeQuery(sql)) {
+      rs.next();
+      return rs.getString(1);
+    }
+  }
+}
