@@ -47,7 +47,11 @@ public record UsageReport(UsageGrouping by, List<UsageRow> rows, UsageRow total,
       unpricedModels.addAll(r.unpricedModels());
     }
     UsageRow sum = new UsageRow(total.key(), responses, usage, cost, unpriced, List.copyOf(unpricedModels));
+    java.util.Set<String> keys = new java.util.HashSet<>();
+    kept.forEach(r -> keys.add(r.key()));
+    Map<String, Double> recorded = new java.util.HashMap<>(recordedCostUsd);
+    recorded.keySet().retainAll(keys);
     return new UsageReport(by, kept, sum, pricesSource, pricesVersion, pricesPublished, rejectedResponses, newestDay,
-        warnings);
+        warnings, recorded);
   }
 }
