@@ -32,17 +32,25 @@ final class Git {
     }
   }
 
-  private static final long TIMEOUT_S = 120;
+  /** How long one git command may take, hooks included, before it and its children are killed. */
+  static final java.time.Duration TIMEOUT = java.time.Duration.ofSeconds(120);
   private final String git;
   private final Map<String, String> env;
+  private final java.time.Duration timeout;
 
   /**
    * @param git the git executable ({@code git} to look it up on PATH)
    * @param env extra variables for every command (a temporary index, an author identity)
+   * @param timeout how long one command may run
    */
-  Git(String git, Map<String, String> env) {
+  Git(String git, Map<String, String> env, java.time.Duration timeout) {
     this.git = git;
     this.env = Map.copyOf(env);
+    this.timeout = timeout;
+  }
+
+  Git(String git, Map<String, String> env) {
+    this(git, env, TIMEOUT);
   }
 
   Git() {
@@ -53,7 +61,7 @@ final class Git {
   Git with(Map<String, String> more) {
     Map<String, String> all = new java.util.HashMap<>(env);
     all.putAll(more);
-    return new Git(git, all);
+    return new Git(git, all, timeout);
   }
 
   /** Runs {@code git args…} in {@code dir}; never throws for a non-zero exit. */
@@ -79,14 +87,19 @@ final class Git {
     }
     try {
       p.getOutputStream().close();
-      CompletableFuture<byte[]> err = CompletableFuture.supplyAsync(() -> readAll(p.getErrorStream()));
-      byte[] out = readAll(p.getInputStream());
-      if (!p.waitFor(TIMEOUT_S, TimeUnit.SECONDS)) {
+      // Both streams are read aside so that the wait below is the one that is timed: a hook that
+      // hangs keeps stdout open, and reading it to its end first would wait with it, forever.
+      CompletableFuture<byte[]> err = CompletableFuture.supplyAsync(() -> readAll(p.getErrorStream()), READERS);
+      CompletableFuture<byte[]> out = CompletableFuture.supplyAsync(() -> readAll(p.getInputStream()), READERS);
+      if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+        // The hook's children hold the pipes too: end them all, then git.
+        p.descendants().forEach(ProcessHandle::destroyForcibly);
         p.destroyForcibly();
-        throw new AgentException(AgentException.Reason.GIT_FAILED, "git " + String.join(" ", args) + " timed out");
+        throw new AgentException(AgentException.Reason.GIT_FAILED, "git " + String.join(" ", args) + " did not finish"
+            + " within " + timeout.toSeconds() + " s (a hook that waits? check the repository's git hooks) and was stopped");
       }
-      return new Result(p.exitValue(), new String(out, StandardCharsets.UTF_8),
-          new String(err.join(), StandardCharsets.UTF_8));
+      return new Result(p.exitValue(), new String(drained(out), StandardCharsets.UTF_8),
+          new String(drained(err), StandardCharsets.UTF_8));
     } catch (IOException e) {
       throw new AgentException(AgentException.Reason.GIT_FAILED, "git " + args.get(0) + ": " + e.getMessage(), e);
     } catch (InterruptedException e) {
@@ -109,6 +122,31 @@ final class Git {
     String msg = r.err().strip().isEmpty() ? r.out().strip() : r.err().strip();
     return new AgentException(AgentException.Reason.GIT_FAILED,
         "git " + String.join(" ", args) + " failed (exit " + r.exit() + "): " + msg);
+  }
+
+  /** Daemon threads for the two output readers of each command. */
+  private static final java.util.concurrent.ExecutorService READERS = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "git-output");
+    t.setDaemon(true);
+    return t;
+  });
+
+  /**
+   * What a reader got once git exited: all of it, unless a process git started lives on with the
+   * pipe open (a daemonised hook) — then what came within a few seconds is not worth waiting for.
+   */
+  private static byte[] drained(CompletableFuture<byte[]> reader) throws IOException {
+    try {
+      return reader.get(5, TimeUnit.SECONDS);
+    } catch (java.util.concurrent.TimeoutException e) {
+      reader.cancel(true);
+      return new byte[0];
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw e.getCause() instanceof UncheckedIOException u ? u.getCause() : new IOException(e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while reading git's output", e);
+    }
   }
 
   private static byte[] readAll(InputStream in) {

@@ -32,6 +32,33 @@ class GitWorktreeTest {
   }
 
   @Test
+  @org.junit.jupiter.api.Timeout(60) // before the fix git's output was read to its end first: forever
+  void aHookThatHangsIsStoppedWithItsChildrenAndSaysSo() throws Exception {
+    // post-checkout runs on 'git worktree add'; this one writes to stdout and then never ends.
+    Path hook = repo.top.resolve(".git/hooks/post-checkout");
+    Path pidFile = tmp.resolve("hook.pid");
+    Files.writeString(hook, "#!/bin/sh\necho checking out\nsleep 600 &\necho $! > " + pidFile + "\nwait\n");
+    hook.toFile().setExecutable(true);
+    Worktrees quick = new Worktrees(new Git("git", java.util.Map.of(), java.time.Duration.ofSeconds(2)));
+    long start = System.nanoTime();
+    assertThatThrownBy(() -> quick.create(root, r, "hangs", quick.base(r, Optional.empty())))
+        .isInstanceOf(AgentException.class)
+        .hasMessageContaining("did not finish within 2 s").hasMessageContaining("hook")
+        .extracting(e -> ((AgentException) e).reason()).isEqualTo(Reason.GIT_FAILED);
+    assertThat(java.time.Duration.ofNanos(System.nanoTime() - start)).isLessThan(java.time.Duration.ofSeconds(15));
+    long pid = Long.parseLong(Files.readString(pidFile).strip());
+    long deadline = System.nanoTime() + 5_000_000_000L;
+    while (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false) && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).as("the hook's child is stopped")
+        .isFalse();
+    // and the next command runs at once
+    Files.delete(hook);
+    assertThat(quick.create(root, r, "after", quick.base(r, Optional.empty())).folder()).isDirectory();
+  }
+
+  @Test
   void aFolderThatIsNotARepositoryIsATypedError() throws Exception {
     Path plain = Files.createDirectories(tmp.resolve("plain"));
     assertThatThrownBy(() -> worktrees.open(plain)).isInstanceOf(AgentException.class)

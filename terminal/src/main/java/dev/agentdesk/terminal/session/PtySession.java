@@ -393,7 +393,14 @@ public final class PtySession implements AutoCloseable {
         byte[] chunk = java.util.Arrays.copyOf(buf, n);
         long readTurn = core.turn(); // deliberately before the lock: the turn current when read
         for (SessionListener l : listeners) {
-          l.onOutput(chunk);
+          try {
+            l.onOutput(chunk);
+          } catch (RuntimeException e) {
+            // A listener's failure must not end the read: the child would block on a full PTY.
+            guarded("a listener's output handling", () -> {
+              throw e;
+            });
+          }
         }
         guarded("processing output", () -> {
           long now = clock.nowMillis();

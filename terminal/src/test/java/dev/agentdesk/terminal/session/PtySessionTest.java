@@ -20,6 +20,30 @@ class PtySessionTest {
   }
 
   @Test
+  @org.junit.jupiter.api.Timeout(60)
+  void aListenerThatThrowsDoesNotStopTheReaderNorBlockTheChild() throws Exception {
+    Recorder rec = new Recorder();
+    java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+    SessionListener broken = new SessionListener() {
+      @Override
+      public void onOutput(byte[] chunk) {
+        calls.incrementAndGet();
+        throw new IllegalStateException("listener bug");
+      }
+    };
+    // 2 MB: far more than a PTY buffer holds, so a reader that stopped would leave the child blocked.
+    SessionSpec spec = SessionSpec.of("sh", "-c", "head -c 2000000 /dev/zero | tr '\\0' x; echo; echo done-writing");
+    try (PtySession s = PtySession.start(spec, List.of(broken, rec))) {
+      assertThat(s.waitFor(java.time.Duration.ofSeconds(30))).as("the child finished").hasValue(0);
+      assertThat(rec.text()).contains("done-writing");
+      assertThat(calls.get()).as("the broken listener kept being called").isGreaterThan(10);
+      synchronized (rec) {
+        assertThat(rec.events()).filteredOn(e -> e instanceof SessionEvent.AnalysisFailed).hasSize(1);
+      }
+    }
+  }
+
+  @Test
   void childThatAsksForItsSizeAtOnceSeesTheRequestedSize() throws Exception {
     Recorder rec = new Recorder();
     try (PtySession s = start(SessionSpec.of("stty", "size").withSize(123, 37), rec)) {
