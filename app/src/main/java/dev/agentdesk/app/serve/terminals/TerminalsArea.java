@@ -316,9 +316,16 @@ public final class TerminalsArea implements ApiArea, EventSnapshot {
     String name = t.title + " (" + id + ")";
     SessionListener watch = notifications.watchTerminal(id, name);
     PtySession session = guard(() -> PtySession.start(finalSpec, List.of(t, watch)));
-    t.attach(session);
-    notifications.trackTerminal(id, name, session.agent() == Agent.NONE ? null : session.agent().cliName(), session);
-    t.onInput(() -> notifications.terminalInput(id));
+    try {
+      t.attach(session);
+      notifications.trackTerminal(id, name, session.agent() == Agent.NONE ? null : session.agent().cliName(), session);
+      t.onInput(() -> notifications.terminalInput(id));
+    } catch (RuntimeException e) {
+      // Not listed, so nobody could ever stop it: end the program rather than orphan it.
+      session.close();
+      notifications.forget(id);
+      throw e;
+    }
     terminals.put(id, t);
     events.publish(new ServerEvent.TerminalState(id, Json.MAPPER.valueToTree(t.json().state())));
     return t;
