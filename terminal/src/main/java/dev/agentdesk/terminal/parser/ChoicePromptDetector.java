@@ -40,11 +40,29 @@ final class ChoicePromptDetector {
   }
 
   /**
+   * As {@link #detect(ScreenView, int, boolean)}, for an agent: Claude draws an option's
+   * description on the rows under its label (AskUserQuestion), where others wrap a long label,
+   * and its menus without digits (theme picker, trust dialog) are cursor menus.
+   */
+  static Detection detect(ScreenView screen, int end, boolean settled, Agent agent) {
+    boolean claude = agent == Agent.CLAUDE;
+    Detection d = detect(screen, end, settled, claude);
+    if (d == Detection.NONE && claude) {
+      return CursorMenuDetector.detect(screen, end, settled);
+    }
+    return d;
+  }
+
+  static Detection detect(ScreenView screen, int end, boolean settled) {
+    return detect(screen, end, settled, false);
+  }
+
+  /**
    * The lowest choice prompt, or null. With {@code settled} false a prompt whose rows (title to
    * footer) still hold the cursor is not reported: the program is drawing it, and reporting it
    * half-drawn would emit a second, different prompt a moment later.
    */
-  static Detection detect(ScreenView screen, int end, boolean settled) {
+  private static Detection detect(ScreenView screen, int end, boolean settled, boolean descriptionsBelow) {
     int i = end - 1;
     while (i >= 0) {
       if (!looksLikeOption(screen.row(i))) {
@@ -64,12 +82,14 @@ final class ChoicePromptDetector {
         String row = screen.row(j);
         if (looksLikeOption(row) && OPTION.matcher(row).matches()) {
           optionRows.add(0, new int[] {j});
+        } else if (isRule(row) && !optionRows.isEmpty() && j > 0 && optionOrContinuation(screen.row(j - 1))) {
+          // Claude's AskUserQuestion draws a rule before its last option ("4. Chat about this").
         } else if (row.isBlank() || !row.startsWith("   ") || optionRows.isEmpty()) {
           break;
         }
         j--;
       }
-      Detection d = build(screen, optionRows, blockEnd, end, settled);
+      Detection d = build(screen, optionRows, blockEnd, end, settled, descriptionsBelow);
       if (d != Detection.NONE) {
         return d;
       }
@@ -78,7 +98,8 @@ final class ChoicePromptDetector {
     return Detection.NONE;
   }
 
-  private static Detection build(ScreenView screen, List<int[]> optionRows, int blockEnd, int end, boolean settled) {
+  private static Detection build(ScreenView screen, List<int[]> optionRows, int blockEnd, int end, boolean settled,
+      boolean descriptionsBelow) {
     if (optionRows.size() < 2) {
       return Detection.NONE;
     }
@@ -95,9 +116,15 @@ final class ChoicePromptDetector {
         return Detection.NONE;
       }
       StringBuilder label = new StringBuilder(m.group(3));
+      StringBuilder description = new StringBuilder();
       int next = k + 1 < optionRows.size() ? optionRows.get(k + 1)[0] : blockEnd + 1;
       for (int c = r + 1; c < next; c++) {
-        label.append(' ').append(screen.row(c).strip());
+        String more = screen.row(c).strip();
+        if (isRule(more)) {
+          continue;
+        }
+        StringBuilder to = descriptionsBelow ? description : label;
+        (to.length() == 0 ? to : to.append(' ')).append(more);
       }
       boolean highlighted = m.group(1) != null;
       markers += highlighted ? 1 : 0;
@@ -108,7 +135,8 @@ final class ChoicePromptDetector {
         text = h.group(1).strip();
         hint = h.group(2).toLowerCase(Locale.ROOT);
       }
-      options.add(new ParsedEvent.ChoiceOption(index, text, highlighted, DESTRUCTIVE.matcher(text).find(), hint));
+      options.add(new ParsedEvent.ChoiceOption(index, text, highlighted, DESTRUCTIVE.matcher(text).find(), hint,
+          description.length() == 0 ? null : description.toString()));
     }
     String title = title(screen, optionRows.get(0)[0]);
     if (title == null) {
@@ -161,6 +189,16 @@ final class ChoicePromptDetector {
       digits++;
     }
     return digits >= 1 && digits <= 2 && i + 1 < n && (row.charAt(i) == '.' || row.charAt(i) == ')') && row.charAt(i + 1) == ' ';
+  }
+
+  /** A horizontal rule row (Claude's separators): only box-drawing dashes. */
+  static boolean isRule(String row) {
+    String t = row.strip();
+    return t.length() >= 3 && t.chars().allMatch(ch -> ch == '─' || ch == '━' || ch == '╌');
+  }
+
+  private static boolean optionOrContinuation(String row) {
+    return looksLikeOption(row) && OPTION.matcher(row).matches() || !row.isBlank() && row.startsWith("   ");
   }
 
   private static String title(ScreenView screen, int firstOption) {

@@ -76,9 +76,13 @@ public final class EventJson {
         on.put("highlighted", o.highlighted());
         on.put("destructive", o.destructive());
         on.put("hint", o.hint());
+        if (o.description() != null) {
+          on.put("description", o.description());
+        }
       }
       n.put("dismiss_key", e.dismissKey());
       n.put("amend_key", e.amendKey());
+      n.put("numbered", e.numbered());
     } else if (event instanceof ParsedEvent.SlashMenu e) {
       ArrayNode items = n.putArray("items");
       for (ParsedEvent.SlashMenuItem i : e.items()) {

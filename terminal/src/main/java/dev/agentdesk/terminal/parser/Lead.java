@@ -11,7 +11,7 @@ final class Lead {
    * java.util.regex recurses once per repetition of a group, so an unbounded run over a logical
    * line of thousands of glyphs (a screen filled by {@code CSI n b}) overflowed the stack.
    */
-  static final String MARK = "^\\s*(?:[✕✗×■⎿●⏺•◦⚠⚡!>│┃▌]\\uFE0F?\\s*){0,16}"
+  static final String MARK = "^\\s*(?:[✕✗×■⎿●⏺•◦⚠⚡!>│┃▌]\\uFE0F?[\\s\\u00A0]*){0,16}"
       + "(?:\\[?(?:API )?Error:?\\s*|ERROR:?\\s*|error:?\\s*|Ran into this error:\\s*|Unexpected error:\\s*"
       + "|stream error:\\s*|[A-Za-z_][\\w.]*(?:Error|Exception):\\s*){0,4}";
 

@@ -72,21 +72,33 @@ final class LineEvents {
   /**
    * Rules for chat content rows; {@code fencedRow} marks a row inside a Markdown code fence.
    *
+   * @param text the row (a soft-wrapped line as one)
+   * @param message the whole message the row belongs to, for the rate-limit and API-error rules
+   *     (Claude wraps its messages itself: {@link HangingIndent}); {@code text} for other agents
    * @return true when the row is a status line
    */
-  boolean contentRow(String text, boolean fencedRow, long now, List<ParsedEvent> out) {
-    int keywords = fencedRow ? 0 : Prefilter.scan(text);
+  boolean contentRow(String text, String message, boolean fencedRow, long now, List<ParsedEvent> out) {
+    int keywords = fencedRow ? 0 : Prefilter.scan(message);
     boolean rateCandidate = (keywords & Prefilter.RATE) != 0;
     boolean errorCandidate = (keywords & Prefilter.ERROR) != 0;
-    boolean guarded = (rateCandidate || errorCandidate) && LineGuards.isCodeOrDiff(text);
+    boolean guarded = (rateCandidate || errorCandidate) && LineGuards.isCodeOrDiff(message);
+    ParsedEvent retry = guarded || keywords == 0 ? null : RetryRules.match(message);
+    if (retry != null) {
+      // One event per attempt: the countdown ("retrying in 3s", "2s", …) is the same attempt.
+      if (seenThisTurn.add("retry\u0000" + RetryRules.attemptKey(message))) {
+        out.add(retry);
+      }
+      rateCandidate = false;
+      errorCandidate = false;
+    }
     if (rateCandidate && !guarded) {
-      ParsedEvent.RateLimit r = RateLimitRules.match(text, agent);
+      ParsedEvent.RateLimit r = RateLimitRules.match(message, agent);
       if (r != null && seenThisTurn.add("rate-limit\u0000" + r.matchedText())) {
         out.add(r);
       }
     }
     if (errorCandidate && !guarded) {
-      ParsedEvent.ApiError e = ApiErrorRules.match(text);
+      ParsedEvent.ApiError e = ApiErrorRules.match(message);
       if (e != null && seenThisTurn.add("api-error\u0000" + e.matchedText())) {
         out.add(e);
       }

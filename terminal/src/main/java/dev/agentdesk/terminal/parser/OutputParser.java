@@ -231,7 +231,13 @@ public final class OutputParser {
         return;
       }
       lines.anyRow(text, out);
-      boolean status = lines.contentRow(text, fencedRow, now, out);
+      // Claude's messages wrap with a hanging indent: errors and limits are read whole, from their head row.
+      String message = text;
+      if (agent == Agent.CLAUDE) {
+        int head = HangingIndent.head(screen, start);
+        message = HangingIndent.join(screen, head, end, head == start ? text : LogicalLines.text(screen, head, end));
+      }
+      boolean status = lines.contentRow(text, message, fencedRow, now, out);
       if (!text.contains("ession ID")) {
         // Session-id failures repeat by design and are rate-limited by time, not by text.
         parsedLines.put(text, status);
@@ -258,7 +264,8 @@ public final class OutputParser {
     }
     if (!changed.isEmpty() || choicePending) {
       // A menu can only appear through a changed option row, and only vanish if one was showing.
-      if (currentChoice != null || choicePending || anyChanged(changed, ChoicePromptDetector::looksLikeOption)) {
+      if (currentChoice != null || choicePending || anyChanged(changed, ChoicePromptDetector::looksLikeOption)
+          || agent == Agent.CLAUDE && anyChanged(changed, CursorMenuDetector::mayBeOption)) {
         choice(screen, false, out);
       }
       if (anyChanged(changed, PickerPrompts::mayBeFooter)) {
@@ -286,6 +293,9 @@ public final class OutputParser {
       return;
     }
     String prompt = PickerPrompts.prompt(screen);
+    if (prompt == null && agent == Agent.CLAUDE) {
+      prompt = PickerPrompts.pause(screen);
+    }
     if (prompt != null) {
       out.add(new ParsedEvent.Question(prompt, false, turnEpoch));
       questionEmittedThisTurn = true;
@@ -296,7 +306,7 @@ public final class OutputParser {
   }
 
   private void choice(ScreenView screen, boolean settled, List<ParsedEvent> out) {
-    ChoicePromptDetector.Detection d = ChoicePromptDetector.detect(screen, screen.rowCount(), settled);
+    ChoicePromptDetector.Detection d = ChoicePromptDetector.detect(screen, screen.rowCount(), settled, agent);
     choicePending = d.stillDrawing();
     if (choicePending) {
       return;
@@ -496,7 +506,7 @@ public final class OutputParser {
     if (lastScreen == null) {
       return false;
     }
-    if (PickerPrompts.prompt(lastScreen) != null) {
+    if (PickerPrompts.prompt(lastScreen) != null || agent == Agent.CLAUDE && PickerPrompts.pause(lastScreen) != null) {
       return true;
     }
     if (trackedPrompt != null && onScreenNearBottom(trackedPrompt)) {

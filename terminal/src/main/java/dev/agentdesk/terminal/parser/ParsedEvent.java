@@ -214,8 +214,12 @@ public sealed interface ParsedEvent {
     }
   }
 
-  /** A numbered confirmation / multiple-choice menu. */
-  record ChoicePrompt(String title, List<ChoiceOption> options, String dismissKey, String amendKey)
+  /**
+   * A confirmation / multiple-choice menu. {@code numbered}: the options carry their digits on
+   * screen and a digit answers; otherwise (Claude's theme picker, trust dialog) the options are
+   * numbered 1..n here in screen order and answered by moving the cursor marker and Enter.
+   */
+  record ChoicePrompt(String title, List<ChoiceOption> options, String dismissKey, String amendKey, boolean numbered)
       implements ParsedEvent {
     public ChoicePrompt {
       Objects.requireNonNull(title, "title");
@@ -223,6 +227,11 @@ public sealed interface ParsedEvent {
       if (options.size() < 2) {
         throw new IllegalArgumentException("a choice prompt has at least two options");
       }
+    }
+
+    /** A numbered menu. */
+    public ChoicePrompt(String title, List<ChoiceOption> options, String dismissKey, String amendKey) {
+      this(title, options, dismissKey, amendKey, true);
     }
 
     @Override
@@ -254,10 +263,20 @@ public sealed interface ParsedEvent {
     }
   }
 
-  /** One option of a {@link ChoicePrompt}; {@code hint} is a trailing "(esc)"-style key hint, if any. */
-  record ChoiceOption(int index, String label, boolean highlighted, boolean destructive, String hint) {
+  /**
+   * One option of a {@link ChoicePrompt}; {@code hint} is a trailing "(esc)"-style key hint, if
+   * any; {@code description} the rows the agent draws under the label (Claude's
+   * AskUserQuestion), or null.
+   */
+  record ChoiceOption(int index, String label, boolean highlighted, boolean destructive, String hint,
+      String description) {
     public ChoiceOption {
       Objects.requireNonNull(label, "label");
+    }
+
+    /** An option without a description. */
+    public ChoiceOption(int index, String label, boolean highlighted, boolean destructive, String hint) {
+      this(index, label, highlighted, destructive, hint, null);
     }
   }
 

@@ -27,6 +27,35 @@ final class PickerPrompts {
         || row.contains(" to choose") || row.contains(" to submit") || row.contains(" to continue");
   }
 
+  private static final Pattern PAUSE = Pattern.compile("(?i)^press enter to continue[.…]*$");
+
+  /**
+   * A full-screen pause that waits for Enter (Claude's first-run "Security notes … Press Enter to
+   * continue"): the hint alone on the last non-blank row. The text is the nearest heading above
+   * that ends in a colon, then the hint ("Security notes: Press Enter to continue"); null when the
+   * screen shows no such pause. A sentence quoting the hint is not alone on its row.
+   */
+  static String pause(ScreenView screen) {
+    int n = screen.rowCount();
+    while (n > 0 && screen.row(n - 1).isBlank()) {
+      n--;
+    }
+    if (n == 0) {
+      return null;
+    }
+    String hint = screen.row(n - 1).strip();
+    if (!PAUSE.matcher(hint).matches()) {
+      return null;
+    }
+    for (int r = n - 2; r >= Math.max(0, n - 1 - BOTTOM_ROWS); r--) {
+      String t = screen.row(r).strip();
+      if (t.endsWith(":") && t.length() > 1) {
+        return t + " " + hint;
+      }
+    }
+    return hint;
+  }
+
   /** The picker's prompt text, or null when no picker footer is among the last non-blank rows. */
   static String prompt(ScreenView screen) {
     int n = screen.rowCount();

@@ -24,7 +24,8 @@ final class Prefilter {
         case 'l' -> bits |= at(row, i, "limit") ? RATE : 0;
         case 'q' -> bits |= at(row, i, "quota") ? RATE : 0;
         case 't' -> bits |= at(row, i, "too many") ? RATE : 0;
-        case 'r' -> bits |= at(row, i, "retry-after") || at(row, i, "rate_limit") ? RATE : 0;
+        case 'r' -> bits |= (at(row, i, "retry-after") || at(row, i, "rate_limit") ? RATE : 0)
+            | (at(row, i, "retrying in") ? ERROR : 0);
         case 'e' -> bits |= (at(row, i, "exhausted") ? RATE : 0) | (at(row, i, "error") ? ERROR : 0);
         case 'a' -> bits |= at(row, i, "api key") ? ERROR : 0;
         case 'o' -> bits |= at(row, i, "oauth") ? ERROR : 0;

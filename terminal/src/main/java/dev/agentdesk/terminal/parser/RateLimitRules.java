@@ -18,7 +18,7 @@ final class RateLimitRules {
       // Claude Code
       anchored("claude_usage_limit", "Claude (?:AI )?usage limit reached\\b.*"),
       anchored("claude_limit_reached", "You" + APOS + "ve hit your (?:session |weekly |daily |Opus |Sonnet )?limit\\b.*"),
-      anchored("claude_rate_limit", "API Error:?\\s*429\\b.*"),
+      anchored("claude_rate_limit", "API Error:?\\s*(?:429\\b|Request rejected \\(429\\)).*"),
       // Claude Code's friendlier form of a server-side throttle ("… (not your usage limit) · Rate limited").
       anchored("claude_server_limiting", "Server is temporarily limiting requests\\b.*"),
       // Codex CLI / OpenAI

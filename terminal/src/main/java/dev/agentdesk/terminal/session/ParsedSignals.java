@@ -14,9 +14,10 @@ final class ParsedSignals {
     } else if (e instanceof ParsedEvent.ChoicePrompt c) {
       List<PendingChoice.Option> options = new ArrayList<>();
       for (ParsedEvent.ChoiceOption o : c.options()) {
-        options.add(new PendingChoice.Option(o.index(), o.label(), o.destructive()));
+        options.add(new PendingChoice.Option(o.index(), o.label(), o.destructive(), o.description(), o.highlighted()));
       }
-      return new SessionSignal.ChoiceShown(new PendingChoice(c.title(), options, c.dismissKey(), c.amendKey()));
+      return new SessionSignal.ChoiceShown(new PendingChoice(c.title(), options, c.dismissKey(), c.amendKey(),
+          c.numbered()));
     } else if (e instanceof ParsedEvent.ChoiceCleared) {
       return new SessionSignal.ChoiceGone();
     } else if (e instanceof ParsedEvent.RateLimit r) {

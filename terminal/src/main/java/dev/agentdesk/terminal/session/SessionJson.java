@@ -71,10 +71,12 @@ public final class SessionJson {
       c.put("title", s.choicePrompt().title());
       ArrayNode opts = c.putArray("options");
       for (PendingChoice.Option o : s.choicePrompt().options()) {
-        opts.addObject().put("index", o.index()).put("label", o.label()).put("destructive", o.destructive());
+        opts.addObject().put("index", o.index()).put("label", o.label()).put("destructive", o.destructive())
+            .put("description", o.description());
       }
       c.put("dismiss_key", s.choicePrompt().dismissKey());
       c.put("amend_key", s.choicePrompt().amendKey());
+      c.put("numbered", s.choicePrompt().numbered());
     }
     n.put("rate_limited_until_ms", s.rateLimitedUntilMs() == null ? null : s.rateLimitedUntilMs() - startMs);
     n.put("rate_limit_text", s.rateLimitText());

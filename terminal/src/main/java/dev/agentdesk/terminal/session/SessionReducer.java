@@ -16,6 +16,7 @@ import java.util.List;
  *   <li>A choice menu is cleared on resolution (input), disappearance, replacement and exit, and
  *       each clearing is reported so consumers drop stale menus.
  *   <li>Hook busy wins over output timing; idle from timing is not published while sub-tasks run.
+ *   <li>A rate limit is also the last API error; one that named no end lasts until user input.
  * </ul>
  */
 final class SessionReducer {
@@ -33,6 +34,9 @@ final class SessionReducer {
       choiceCleared = b.choicePrompt != null;
       b.clearAwaiting();
       b.suggestions = List.of();
+      if (s.rateLimitedUntilMs() == null) {
+        b.rateLimitText = null; // a limit without an end lasts until the user resends
+      }
     } else if (signal instanceof SessionSignal.Shell sh) {
       if (!sh.busy() && s.activeSubtasks() > 0) {
         return new Reduction(s, false); // sub-agents still running: not finished yet
@@ -96,6 +100,8 @@ final class SessionReducer {
     } else if (signal instanceof SessionSignal.RateLimited r) {
       b.rateLimitedUntilMs = r.untilMs();
       b.rateLimitText = r.text();
+      b.lastApiError = r.text();
+      b.lastApiErrorKind = "rate_limit";
     } else if (signal instanceof SessionSignal.Usage u) {
       b.usagePercentage = Math.max(0, Math.min(100, u.percentage()));
       b.usageLimitType = u.limitType();

@@ -15,7 +15,8 @@ import java.util.List;
  * @param question the prompt text that set {@code awaitingInput}, or null
  * @param questionConfident true for protocol-backed questions, which only real user input clears
  * @param choicePrompt the choice menu on screen, or null
- * @param rateLimitedUntilMs session-clock time when a reported rate limit ends, or null
+ * @param rateLimitedUntilMs session-clock time when a reported rate limit ends, or null (none
+ *     reported, or a limit that named no end: it lasts until the user's next input)
  * @param rateLimitText the rate-limit message, or null
  * @param usagePercentage last reported usage of a limit (0–100), or null
  * @param usageLimitType "weekly" or "session", or null
@@ -26,8 +27,8 @@ import java.util.List;
  * @param intentTitle the short tab title from the intent line, or null
  * @param suggestions follow-up actions the agent proposed (empty when none)
  * @param prUrls pull-request URLs seen, oldest first, without duplicates
- * @param lastApiError the last API error text, or null
- * @param lastApiErrorKind "server", "auth" or "unknown", or null
+ * @param lastApiError the last API error text (a rate limit counts), or null
+ * @param lastApiErrorKind "server", "auth", "unknown" or "rate_limit", or null
  * @param hookInstrumented the session has emitted an OSC 7770 {@code state=} marker
  * @param turnEpoch count of user inputs so far; events from an older turn are ignored
  * @param exited the process has exited
@@ -51,8 +52,12 @@ public record SessionState(String sessionId, Agent agent, boolean busy, boolean 
         0, null, null, List.of(), List.of(), null, null, false, 0, false, null);
   }
 
-  /** True while a rate limit reported earlier has not yet run out at {@code nowMs}. */
+  /**
+   * True while a rate limit reported earlier has not yet run out at {@code nowMs}: until its end
+   * when it named one, else until the user's next input (Claude's hard 429: "Resend your message
+   * to try again").
+   */
   public boolean rateLimitedAt(long nowMs) {
-    return rateLimitedUntilMs != null && nowMs < rateLimitedUntilMs;
+    return rateLimitText != null && (rateLimitedUntilMs == null || nowMs < rateLimitedUntilMs);
   }
 }

@@ -210,6 +210,9 @@ public final class ModelServer implements AutoCloseable {
     int port = args.length > 0 ? Integer.parseInt(args[0]) : 0;
     ModelServer s = new ModelServer(HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0));
     System.out.println(s.baseUrl());
+    for (Script script : ExploreScripts.all()) {
+      s.add(script);
+    }
     List<ModelRequest> seen = new ArrayList<>();
     while (true) {
       Thread.sleep(200);

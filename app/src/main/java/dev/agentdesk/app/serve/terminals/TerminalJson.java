@@ -44,7 +44,8 @@ public record TerminalJson(String id, String title, List<String> argv, String ag
    */
   static State state(SessionState s, long sessionNowMs) {
     String until = null;
-    if (s.rateLimitedAt(sessionNowMs)) {
+    boolean limited = s.rateLimitedAt(sessionNowMs);
+    if (limited && s.rateLimitedUntilMs() != null) {
       until = Instant.now().plusMillis(s.rateLimitedUntilMs() - sessionNowMs).toString();
     }
     Choice choice = null;
@@ -62,7 +63,7 @@ public record TerminalJson(String id, String title, List<String> argv, String ag
     }
     return new State(s.busy() ? "busy" : "idle", s.awaitingInput(),
         s.question() == null ? null : new Question(s.question(), s.questionConfident()), choice, until,
-        until == null ? null : s.rateLimitText(),
+        limited ? s.rateLimitText() : null,
         s.usagePercentage() == null ? null : new Usage(s.usagePercentage(), s.usageLimitType()),
         s.usageExhausted() ? new Exhausted(s.usageResetText()) : null, prs, s.intent(), s.suggestions(),
         s.activeSubtasks(), s.lastApiError() == null ? null : new ApiError(s.lastApiError(), s.lastApiErrorKind()),

@@ -1,0 +1,30 @@
+package dev.agentdesk.testkit.model;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/** The scripts {@link ModelServer#main} serves, by marker, for looking at an agent's screens by hand. */
+final class ExploreScripts {
+  private ExploreScripts() {}
+
+  static List<Script> all() {
+    Reply.Failure tooMany = new Reply.Failure(429, "rate_limit_error",
+        "Number of request tokens has exceeded your per-minute rate limit", Map.of("retry-after", "4"));
+    return List.of(
+        Script.of("x-ask", Reply.tool("AskUserQuestion", "{\"questions\":[{\"question\":\"Which color should the button be?\","
+            + "\"header\":\"Color\",\"multiSelect\":false,\"options\":[{\"label\":\"Red\",\"description\":\"A red button\"},"
+            + "{\"label\":\"Blue\",\"description\":\"A blue button\"}]}]}"), Reply.text("You chose.")),
+        Script.of("x-bash", Reply.tool("Bash", "{\"command\":\"echo hi > out.txt\",\"description\":\"Write out.txt\"}"),
+            Reply.text("Wrote it.")),
+        Script.of("x-slow", Reply.text("one two three four five six seven eight nine ten").slow(Duration.ofMillis(500), 10)),
+        Script.ofSteps("x-retry", Step.retried(tooMany, 1, Reply.text("Recovered after a retry."))),
+        Script.ofSteps("x-429", Step.of(new Reply.Failure(429, "rate_limit_error",
+            "Number of request tokens has exceeded your per-minute rate limit", Map.of("x-should-retry", "false")))),
+        Script.ofSteps("x-529", Step.of(new Reply.Failure(529, "overloaded_error", "Overloaded",
+            Map.of("x-should-retry", "false")))),
+        Script.ofSteps("x-500", Step.of(new Reply.Failure(500, "api_error", "Internal server error",
+            Map.of("x-should-retry", "false")))),
+        Script.ofSteps("x-401", Step.of(new Reply.Failure(401, "authentication_error", "invalid x-api-key", Map.of("x-should-retry", "false")))));
+  }
+}
