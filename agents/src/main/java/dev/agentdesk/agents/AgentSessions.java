@@ -312,7 +312,11 @@ public final class AgentSessions implements AutoCloseable {
     touch(id);
   }
 
-  /** Answers the choice menu on screen with option {@code index} (1-based, as numbered on screen). */
+  /**
+   * Answers the choice menu on screen with option {@code index} (1-based, as numbered on screen;
+   * a menu without digits is numbered in screen order): its digit, or for a cursor menu the arrow
+   * keys from the highlighted option and Enter.
+   */
   public void answer(String id, int index) {
     PtySession pty = running(id);
     PendingChoice choice = pty.state().choicePrompt();
@@ -323,7 +327,20 @@ public final class AgentSessions implements AutoCloseable {
       throw new AgentException(Reason.BAD_ANSWER, "option " + index + " is not one of "
           + choice.options().stream().map(o -> o.index() + ". " + o.label()).toList());
     }
-    pty.write(Integer.toString(index));
+    if (choice.numbered()) {
+      pty.write(Integer.toString(index));
+    } else {
+      // A cursor menu (Claude's trust dialog, theme picker): move the marker, then Enter.
+      // One write per key, apart: Ink reads a burst as one input and would not see the Enter.
+      try {
+        for (Key k : choice.keysFor(index)) {
+          pty.sendKey(k);
+          Thread.sleep(40);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
     touch(id);
   }
 

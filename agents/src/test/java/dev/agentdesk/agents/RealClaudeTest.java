@@ -1,16 +1,21 @@
 package dev.agentdesk.agents;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentdesk.agents.AgentStatus.Phase;
 import dev.agentdesk.testkit.model.ModelRequest;
 import dev.agentdesk.testkit.model.ModelServer;
 import dev.agentdesk.testkit.model.Reply;
 import dev.agentdesk.testkit.model.Script;
+import dev.agentdesk.testkit.model.Step;
+import dev.agentdesk.terminal.session.PendingChoice;
 import dev.agentdesk.transcripts.records.TokenUsage;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -25,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RealClaudeTest {
   /** Worktrees the tests use; each is trusted up front in Claude's configuration. */
-  static final List<String> WORKTREES = List.of("hello");
+  static final List<String> WORKTREES = List.of("hello", "ask", "errors");
   static final Duration WAIT = Duration.ofSeconds(30);
 
   @TempDir static Path tmp;
@@ -73,6 +78,116 @@ class RealClaudeTest {
     assertThat(done.tokens()).isEqualTo(new TokenUsage(1200, 34, 66, 500, 0));
     assertThat(done.status().awaitingInput()).isFalse();
   }
+
+  @Test
+  void aNewUsersFirstScreensAreMenusAndPausesAnsweredThroughTheApi() throws Exception {
+    model.add(Script.of("m-first", Reply.text("Welcome aboard.")));
+    RealClaude newUser = new RealClaude(tmp.resolve("new-user")).firstRun();
+    AgentSession s = sessions.start(AgentSpec.of(AgentType.CLAUDE, repo.top).withWorktree("first")
+        .withPrompt("hi m-first").withEnv("HOME", newUser.home.toString())
+        .withEnv("CLAUDE_CONFIG_DIR", newUser.configDir.toString()));
+
+    AgentSession theme = await(s.id(), "the theme picker", x -> x.status().choice() != null
+        && x.status().choice().title().startsWith("Choose the text style"));
+    assertThat(theme.status().phase()).isEqualTo(Phase.AWAITING_INPUT);
+    assertThat(theme.status().choice().numbered()).isFalse();
+    assertThat(theme.status().choice().options()).extracting(PendingChoice.Option::label)
+        .startsWith("Auto (match terminal)", "Dark mode", "Light mode").hasSize(7);
+    sessions.answer(s.id(), 3);
+
+    AgentSession notes = await(s.id(), "the security notes", x -> x.status().awaitingInput()
+        && "Security notes: Press Enter to continue".equals(x.status().question()));
+    assertThat(notes.status().choice()).isNull();
+    sessions.sendKey(s.id(), "enter");
+
+    AgentSession trust = await(s.id(), "the trust dialog", x -> x.status().choice() != null
+        && x.status().choice().title().contains("Is this a project you created or one you trust?"));
+    assertThat(trust.status().choice().options()).extracting(PendingChoice.Option::label)
+        .containsExactly("No, exit", "Yes, I trust this folder");
+    assertThatThrownBy(() -> sessions.answer(s.id(), 3)).extracting(e -> ((AgentException) e).reason())
+        .isEqualTo(AgentException.Reason.BAD_ANSWER);
+    sessions.answer(s.id(), 2);
+
+    awaitRequest(s.id(), "m-first", 0);
+    await(s.id(), "the reply", x -> screen(x.id()).contains("Welcome aboard.") && x.status().phase() == Phase.IDLE);
+    // option 3 of the picker was Light mode; the trust was recorded
+    assertThat(Files.readString(newUser.configDir.resolve("settings.json")) + Files.readString(
+        newUser.configDir.resolve(".claude.json"))).containsPattern("\"theme\": ?\"light\"");
+    assertThat(Files.readString(newUser.configDir.resolve(".claude.json"))).contains("\"hasTrustDialogAccepted\": true");
+    sessions.forget(s.id());
+  }
+
+  @Test
+  void askUserQuestionAndThePermissionPromptShowTheirRealOptionsAndTakeAnswers() throws Exception {
+    model.add(Script.of("m-ask",
+        Reply.tool("AskUserQuestion", "{\"questions\":[{\"question\":\"Which color should the button be?\","
+            + "\"header\":\"Color\",\"multiSelect\":false,\"options\":[{\"label\":\"Red\",\"description\":"
+            + "\"A red button\"},{\"label\":\"Blue\",\"description\":\"A blue button\"}]}]}"),
+        Reply.tool("Bash", "{\"command\":\"echo blue > color.txt\",\"description\":\"Write the color\"}"),
+        Reply.text("The button is blue.")));
+    AgentSession s = sessions.start(AgentSpec.of(AgentType.CLAUDE, repo.top).withWorktree("ask")
+        .withPrompt("pick a color m-ask"));
+
+    AgentSession asking = await(s.id(), "the question menu", x -> x.status().choice() != null
+        && x.status().choice().title().equals("Which color should the button be?"));
+    assertThat(asking.status().phase()).isEqualTo(Phase.AWAITING_INPUT);
+    assertThat(asking.status().choice().options()).extracting(PendingChoice.Option::label)
+        .containsExactly("Red", "Blue", "Type something.", "Chat about this");
+    assertThat(asking.status().choice().options()).extracting(PendingChoice.Option::description)
+        .containsExactly("A red button", "A blue button", null, null);
+    sessions.answer(s.id(), 2);
+
+    ModelRequest answered = awaitRequest(s.id(), "m-ask", 1);
+    assertThat(answered.body()).contains("Blue");
+    AgentSession permission = await(s.id(), "the permission prompt", x -> x.status().choice() != null
+        && x.status().choice().title().equals("Do you want to proceed?"));
+    assertThat(permission.status().choice().options()).extracting(PendingChoice.Option::label).startsWith("Yes")
+        .endsWith("No").hasSize(4);
+    sessions.answer(s.id(), 1);
+
+    awaitRequest(s.id(), "m-ask", 2);
+    AgentSession done = await(s.id(), "the end of the turn", x -> screen(x.id()).contains("The button is blue.")
+        && x.status().phase() == Phase.IDLE);
+    assertThat(done.worktree().resolve("color.txt")).hasContent("blue");
+  }
+
+  @Test
+  void retriesLimitsAndErrorsAreReportedWithTheirWholeText() throws Exception {
+    Reply.Failure throttled = new Reply.Failure(429, "rate_limit_error", "slow down", Map.of("retry-after", "1"));
+    model.add(Script.ofSteps("m-retry", Step.retried(throttled, 1, Reply.text("Recovered after a retry."))));
+    model.add(Script.ofSteps("m-hard429", Step.of(new Reply.Failure(429, "rate_limit_error",
+        "Number of request tokens has exceeded your per-minute rate limit", NO_RETRY))));
+    model.add(Script.ofSteps("m-e529", Step.of(new Reply.Failure(529, "overloaded_error", "Overloaded", NO_RETRY))));
+    model.add(Script.ofSteps("m-e401", Step.of(new Reply.Failure(401, "authentication_error", "invalid x-api-key",
+        NO_RETRY))));
+    AgentSession s = sessions.start(AgentSpec.of(AgentType.CLAUDE, repo.top).withWorktree("errors")
+        .withPrompt("go m-retry"));
+
+    AgentSession retrying = await(s.id(), "the retry", x -> x.terminal() != null && x.terminal().lastApiError() != null);
+    assertThat(retrying.terminal().lastApiError()).matches("API error · retrying in \\d+s · attempt 1/\\d+");
+    await(s.id(), "the recovery", x -> screen(x.id()).contains("Recovered after a retry.") && x.status().phase() == Phase.IDLE);
+
+    sessions.send(s.id(), "again m-hard429");
+    AgentSession limited = await(s.id(), "the hard limit", x -> x.status().phase() == Phase.RATE_LIMITED);
+    assertThat(limited.terminal().rateLimitText()).isEqualTo(
+        "API Error: Request rejected (429) · Number of request tokens has exceeded your per-minute rate limit");
+    assertThat(limited.terminal().lastApiError()).isEqualTo(limited.terminal().rateLimitText());
+    assertThat(limited.terminal().rateLimitedUntilMs()).isNull();
+
+    sessions.send(s.id(), "again m-e529");
+    AgentSession overloaded = await(s.id(), "the 529", x -> x.terminal().lastApiError() != null
+        && x.terminal().lastApiError().startsWith("API Error: 529"));
+    assertThat(overloaded.terminal().lastApiError()).endsWith("If it persists, check your inference gateway ("
+        + model.baseUrl().substring("http://".length()) + ").");
+    assertThat(overloaded.terminal().lastApiErrorKind()).isEqualTo("server");
+    assertThat(overloaded.status().phase()).isNotEqualTo(Phase.RATE_LIMITED);
+
+    sessions.send(s.id(), "again m-e401");
+    AgentSession unauthorised = await(s.id(), "the 401", x -> "auth".equals(x.terminal().lastApiErrorKind()));
+    assertThat(unauthorised.terminal().lastApiError()).isEqualTo("Invalid API key · Fix external API key");
+  }
+
+  static final Map<String, String> NO_RETRY = Map.of("x-should-retry", "false");
 
   // ---- helpers ----
 
