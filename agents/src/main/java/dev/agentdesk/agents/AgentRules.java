@@ -1,9 +1,11 @@
 package dev.agentdesk.agents;
 
 import dev.agentdesk.agents.AgentException.Reason;
+import dev.agentdesk.terminal.session.Key;
 import dev.agentdesk.transcripts.Provider;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -115,6 +117,31 @@ final class AgentRules {
     }
     argv.addAll(args);
     return argv;
+  }
+
+  /**
+   * How an agent is asked to end before it is signalled: the keys of its own exit (sent one by
+   * one, {@link #KEY_GAP} apart), how long to wait for it to write its last records and exit ({@code patience}), and
+   * how many times to try (a busy agent takes the first interrupt as "stop the turn").
+   */
+  record Farewell(List<Key> keys, Duration patience, int rounds) {
+    static final Farewell NONE = new Farewell(List.of(), Duration.ZERO, 0);
+  }
+
+  /** Pause between the keys of a {@link Farewell} (Ink CLIs read a burst as one input). */
+  static final Duration KEY_GAP = Duration.ofMillis(150);
+
+  /** After the farewell, SIGTERM, this long, then SIGKILL. */
+  static final Duration TERM_WAIT = Duration.ofSeconds(2);
+
+  static Farewell farewell(AgentType t) {
+    return switch (t) {
+      // "Press Ctrl-C again to exit": Claude Code then writes its cost-state record and marks the
+      // shutdown graceful (lastGracefulShutdown); Codex and Gemini CLI quit the same way.
+      case CLAUDE, CODEX, GEMINI -> new Farewell(List.of(Key.CTRL_C, Key.CTRL_C), Duration.ofMillis(2500), 2);
+      // No exit keys known to hold for these: SIGTERM is their polite end.
+      case AIDER, OPENCODE, COPILOT, COMMAND -> Farewell.NONE;
+    };
   }
 
   static TranscriptRule transcriptRule(AgentType t) {

@@ -176,7 +176,7 @@ public final class AgentSessions implements AutoCloseable {
         agent.pendingPrompt = spec.prompt().filter(p -> !p.isEmpty()).orElse(null);
       }
       try {
-        spawn(agent, argv, spec.env(), spec.cols(), spec.rows());
+        spawn(agent, argv, spec.env(), spec.cols(), spec.rows(), false);
         store.put(agent.row);
       } catch (RuntimeException e) {
         if (agent.pty != null) {
@@ -208,7 +208,8 @@ public final class AgentSessions implements AutoCloseable {
       agent.reader = null; // re-read the transcript from its start: the turn state is rebuilt
       agent.questionSeq = 0;
       agent.sawOutput = false;
-      spawn(agent, argv, Map.of(), 120, 36);
+      // Every agent's resume redraws the conversation so far: its old errors and limits are not news.
+      spawn(agent, argv, Map.of(), 120, 36, true);
       store.put(agent.row);
     }
     AgentSession s = sup.snapshot(agent);
@@ -216,9 +217,10 @@ public final class AgentSessions implements AutoCloseable {
     return s;
   }
 
-  private void spawn(LiveAgent agent, List<String> argv, Map<String, String> extraEnv, int cols, int rows) {
+  private void spawn(LiveAgent agent, List<String> argv, Map<String, String> extraEnv, int cols, int rows,
+      boolean replaysHistory) {
     SessionRow r = agent.row;
-    SessionSpec spec = SessionSpec.of(argv).withCwd(r.worktree()).withSize(cols, rows)
+    SessionSpec spec = SessionSpec.of(argv).withCwd(r.worktree()).withSize(cols, rows).withHistoryReplay(replaysHistory)
         .withAgent(r.agent() == AgentType.COMMAND ? AgentDetector.detect(argv) : r.agent().terminalAgent());
     for (Map.Entry<String, String> e : config.env().entrySet()) {
       if (!System.getenv().containsKey(e.getKey()) || !System.getenv().get(e.getKey()).equals(e.getValue())) {
@@ -256,15 +258,21 @@ public final class AgentSessions implements AutoCloseable {
     }
   }
 
-  /** Stops the agent's process group; the session stays, ended and resumable. */
+  /**
+   * Stops the agent as it expects to be stopped: its own exit keys (AgentRules.farewell) and time
+   * to write its last records, then SIGTERM, then SIGKILL of the process group. The session stays,
+   * ended and resumable.
+   */
   public AgentSession stop(String id) {
     LiveAgent agent = agent(id);
     PtySession pty;
+    AgentType type;
     synchronized (agent) {
       pty = agent.pty;
+      type = agent.row.agent();
     }
     if (pty != null) {
-      pty.close(); // kills the group and waits for the exit to be processed
+      endGracefully(pty, type);
     }
     synchronized (agent) {
       if (agent.row.lifecycle() == Lifecycle.RUNNING) {
@@ -275,6 +283,29 @@ public final class AgentSessions implements AutoCloseable {
     AgentSession s = sup.snapshot(agent);
     sup.emit(new AgentEvent.Changed(s));
     return s;
+  }
+
+  /** The farewell, SIGTERM, then {@link PtySession#close()} (SIGKILL, waits for the exit to be processed). */
+  private static void endGracefully(PtySession pty, AgentType type) {
+    AgentRules.Farewell f = AgentRules.farewell(type);
+    try {
+      for (int round = 0; round < f.rounds() && pty.isRunning(); round++) {
+        for (Key k : f.keys()) {
+          pty.sendKey(k);
+          Thread.sleep(AgentRules.KEY_GAP.toMillis());
+        }
+        pty.waitFor(f.patience());
+      }
+      if (pty.isRunning()) {
+        pty.terminate();
+        pty.waitFor(AgentRules.TERM_WAIT);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (SessionException e) {
+      // it exited between the check and the key
+    }
+    pty.close();
   }
 
   // ---- input ----
@@ -424,7 +455,7 @@ public final class AgentSessions implements AutoCloseable {
   private void remove(String id, boolean discard) {
     LiveAgent agent = agent(id);
     if (agent.running()) {
-      agent.pty.close();
+      endGracefully(agent.pty, agent.row.agent());
     }
     SessionRow r;
     synchronized (agent) {

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RealClaudeTest {
   /** Worktrees the tests use; each is trusted up front in Claude's configuration. */
-  static final List<String> WORKTREES = List.of("hello", "ask", "errors");
+  static final List<String> WORKTREES = List.of("hello", "ask", "errors", "resume");
   static final Duration WAIT = Duration.ofSeconds(30);
 
   @TempDir static Path tmp;
@@ -185,6 +185,43 @@ class RealClaudeTest {
     sessions.send(s.id(), "again m-e401");
     AgentSession unauthorised = await(s.id(), "the 401", x -> "auth".equals(x.terminal().lastApiErrorKind()));
     assertThat(unauthorised.terminal().lastApiError()).isEqualTo("Invalid API key · Fix external API key");
+  }
+
+  @Test
+  void stopLetsClaudeWriteItsExitRecordAndResumeDoesNotReportThePastAgain() throws Exception {
+    model.add(Script.ofSteps("m-old429", Step.of(new Reply.Failure(429, "rate_limit_error",
+        "Number of request tokens has exceeded your per-minute rate limit", NO_RETRY))));
+    model.add(Script.ofSteps("m-old500", Step.of(new Reply.Failure(500, "api_error", "Internal server error", NO_RETRY))));
+    model.add(Script.ofSteps("m-new500", Step.of(new Reply.Failure(500, "api_error", "Fresh failure", NO_RETRY))));
+    AgentSession s = sessions.start(AgentSpec.of(AgentType.CLAUDE, repo.top).withWorktree("resume")
+        .withPrompt("first m-old429"));
+    await(s.id(), "the old limit", x -> x.status().phase() == Phase.RATE_LIMITED);
+    sessions.send(s.id(), "then m-old500");
+    await(s.id(), "the old error", x -> x.terminal().lastApiError() != null
+        && x.terminal().lastApiError().startsWith("API Error: 500") && x.transcript() != null);
+
+    long before = System.nanoTime();
+    AgentSession stopped = sessions.stop(s.id());
+    long stopMs = (System.nanoTime() - before) / 1_000_000;
+    assertThat(stopped.lifecycle()).isEqualTo(Lifecycle.ENDED);
+    // its own exit: Claude wrote its cost-state record and called the shutdown graceful
+    List<String> lines = Files.readAllLines(stopped.transcript().path());
+    assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("{\"type\":\"cost-state\""));
+    assertThat(Files.readString(claude.configDir.resolve(".claude.json"))).contains("\"lastGracefulShutdown\": true");
+    assertThat(stopMs).as("stopped by its exit keys, not after TERM").isLessThan(2_500);
+
+    AgentSession resumed = sessions.resume(s.id());
+    assertThat(resumed.argv()).containsSubsequence("--resume", s.launchId());
+    // the old conversation is redrawn, errors and all, and the output settles
+    await(s.id(), "the redrawn past", x -> screen(x.id()).contains("Request rejected (429)")
+        && screen(x.id()).contains("API Error: 500") && x.status().phase() == Phase.IDLE);
+    AgentSession quiet = sessions.get(s.id());
+    assertThat(quiet.terminal().lastApiError()).isNull();
+    assertThat(quiet.terminal().rateLimitText()).isNull();
+
+    sessions.send(s.id(), "now m-new500");
+    AgentSession fresh = await(s.id(), "a new error", x -> x.terminal().lastApiError() != null);
+    assertThat(fresh.terminal().lastApiError()).startsWith("API Error: 500 Fresh failure");
   }
 
   static final Map<String, String> NO_RETRY = Map.of("x-should-retry", "false");

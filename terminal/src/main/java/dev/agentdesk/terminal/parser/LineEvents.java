@@ -31,9 +31,18 @@ final class LineEvents {
     this.agent = agent;
   }
 
+  /** Errors and limits on screen are a redrawn past until the next input turn (a resumed session). */
+  private boolean past;
+
   /** A new input turn: errors and rate limits may be reported again. */
   void newTurn() {
     seenThisTurn.clear();
+    past = false;
+  }
+
+  /** Until the next input turn, rows are a conversation redrawn from earlier: no errors or limits from them. */
+  void pastUntilNewTurn() {
+    past = true;
   }
 
   /** When a status line was last seen (on any content row). */
@@ -78,7 +87,7 @@ final class LineEvents {
    * @return true when the row is a status line
    */
   boolean contentRow(String text, String message, boolean fencedRow, long now, List<ParsedEvent> out) {
-    int keywords = fencedRow ? 0 : Prefilter.scan(message);
+    int keywords = fencedRow || past ? 0 : Prefilter.scan(message);
     boolean rateCandidate = (keywords & Prefilter.RATE) != 0;
     boolean errorCandidate = (keywords & Prefilter.ERROR) != 0;
     boolean guarded = (rateCandidate || errorCandidate) && LineGuards.isCodeOrDiff(message);

@@ -104,6 +104,15 @@ public final class OutputParser {
     return agent;
   }
 
+  /**
+   * The program is about to redraw an earlier conversation (an agent resumed with its history):
+   * until the user's first input no rate limit or API error is read from the screen, since the
+   * ones it shows were reported when they happened.
+   */
+  public void replayingHistory() {
+    lines.pastUntilNewTurn();
+  }
+
   /** The input turn: incremented by every submitted line, bare Enter or interrupt. */
   public long turnEpoch() {
     return turnEpoch;

@@ -94,6 +94,9 @@ public final class PtySession implements AutoCloseable {
         }
       }
     }, spec.clock().nowMillis());
+    if (spec.replaysHistory()) {
+      core.replayingHistory(); // before the reader starts: the redraw is the first output
+    }
     this.capture = initialCapture;
     this.reader = new Thread(this::readLoop, "pty-reader-" + process.pid());
     this.reader.setDaemon(true);
@@ -250,6 +253,11 @@ public final class PtySession implements AutoCloseable {
   /** SIGKILL to the child's whole process group. Idempotent. */
   public void kill() {
     signalGroup(Posix.SIGKILL);
+  }
+
+  /** SIGTERM to the whole process group: the polite request to end, before {@link #kill()}. */
+  public void terminate() {
+    signalGroup(Posix.SIGTERM);
   }
 
   /** SIGHUP to the whole process group, as when a terminal window closes. */

@@ -106,6 +106,11 @@ final class SessionCore {
     return state;
   }
 
+  /** See {@link SessionSpec#replaysHistory()}: call before the first output. */
+  void replayingHistory() {
+    parser.replayingHistory();
+  }
+
   /** The current input turn; safe to read from any thread. */
   long turn() {
     return turn;

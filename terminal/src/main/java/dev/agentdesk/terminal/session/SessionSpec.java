@@ -18,9 +18,11 @@ import java.util.Optional;
  * @param env variables added to (or overriding) the parent's environment
  * @param cwd working directory; empty means the current one
  * @param explicitAgent the agent named by the caller; empty means detect from argv
+ * @param replaysHistory the program first redraws an earlier conversation (an agent resumed):
+ *     the errors and limits on it are the past, so none is reported before the user's first input
  */
 public record SessionSpec(List<String> argv, Map<String, String> env, Optional<Path> cwd, int cols, int rows,
-    Optional<Agent> explicitAgent, SessionTiming timing, MonotonicClock clock) {
+    Optional<Agent> explicitAgent, SessionTiming timing, MonotonicClock clock, boolean replaysHistory) {
 
   /** Largest accepted width or height; the kernel's winsize fields are 16-bit. */
   public static final int MAX_DIMENSION = 9999;
@@ -47,7 +49,7 @@ public record SessionSpec(List<String> argv, Map<String, String> env, Optional<P
   /** argv at 80×24, inheriting the environment and the current directory, agent detected. */
   public static SessionSpec of(List<String> argv) {
     return new SessionSpec(argv, Map.of(), Optional.empty(), 80, 24, Optional.empty(), SessionTiming.defaults(),
-        MonotonicClock.system());
+        MonotonicClock.system(), false);
   }
 
   public static SessionSpec of(String... argv) {
@@ -60,29 +62,34 @@ public record SessionSpec(List<String> argv, Map<String, String> env, Optional<P
   }
 
   public SessionSpec withSize(int newCols, int newRows) {
-    return new SessionSpec(argv, env, cwd, newCols, newRows, explicitAgent, timing, clock);
+    return new SessionSpec(argv, env, cwd, newCols, newRows, explicitAgent, timing, clock, replaysHistory);
   }
 
   public SessionSpec withCwd(Path dir) {
-    return new SessionSpec(argv, env, Optional.ofNullable(dir), cols, rows, explicitAgent, timing, clock);
+    return new SessionSpec(argv, env, Optional.ofNullable(dir), cols, rows, explicitAgent, timing, clock, replaysHistory);
   }
 
   public SessionSpec withEnv(String name, String value) {
     Map<String, String> more = new LinkedHashMap<>(env);
     more.put(name, value);
-    return new SessionSpec(argv, more, cwd, cols, rows, explicitAgent, timing, clock);
+    return new SessionSpec(argv, more, cwd, cols, rows, explicitAgent, timing, clock, replaysHistory);
   }
 
   public SessionSpec withAgent(Agent agent) {
-    return new SessionSpec(argv, env, cwd, cols, rows, Optional.ofNullable(agent), timing, clock);
+    return new SessionSpec(argv, env, cwd, cols, rows, Optional.ofNullable(agent), timing, clock, replaysHistory);
   }
 
   public SessionSpec withTiming(SessionTiming newTiming) {
-    return new SessionSpec(argv, env, cwd, cols, rows, explicitAgent, newTiming, clock);
+    return new SessionSpec(argv, env, cwd, cols, rows, explicitAgent, newTiming, clock, replaysHistory);
+  }
+
+  /** The program redraws an earlier conversation first: see {@code replaysHistory}. */
+  public SessionSpec withHistoryReplay(boolean replays) {
+    return new SessionSpec(argv, env, cwd, cols, rows, explicitAgent, timing, clock, replays);
   }
 
   public SessionSpec withClock(MonotonicClock newClock) {
-    return new SessionSpec(argv, env, cwd, cols, rows, explicitAgent, timing, newClock);
+    return new SessionSpec(argv, env, cwd, cols, rows, explicitAgent, timing, newClock, replaysHistory);
   }
 
   /**
