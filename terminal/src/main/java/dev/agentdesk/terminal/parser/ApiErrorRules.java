@@ -21,6 +21,9 @@ final class ApiErrorRules {
       anchored("claude-api-error", "API Error(?: \\(|: )(?:Request timed out|Connection error|terminated|fetch failed).*", Classify.SERVER),
       anchored("claude-auth-error", "(?:Invalid API key|OAuth token (?:has expired|revoked)|Please run /login|"
           + "Credit balance is too low).*", Classify.AUTH),
+      // Claude Code's start-up connectivity check (first run without an approved key), then it exits 1.
+      anchored("claude-connect-error", "(?:Unable to connect to Anthropic services|Failed to connect to [\\w.-]+: \\S+"
+          + "|Connection to [\\w.-]+ timed out after \\d+ seconds).*", Classify.SERVER),
       // Aider via litellm.
       unanchored("aider-api-error", "litellm\\.(?:InternalServerError|ServiceUnavailableError|APIConnectionError|"
           + "BadGatewayError|Timeout|AuthenticationError|PermissionDeniedError|APIError)\\b.*", Classify.BY_TEXT),

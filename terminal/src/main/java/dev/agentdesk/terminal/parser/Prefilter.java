@@ -32,7 +32,8 @@ final class Prefilter {
         case 'f' -> bits |= at(row, i, "failed") ? ERROR : 0;
         case 's' -> bits |= at(row, i, "status") ? ERROR : 0;
         case 'd' -> bits |= at(row, i, "disconnected") ? ERROR : 0;
-        case 'c' -> bits |= at(row, i, "credit") ? ERROR : 0;
+        case 'c' -> bits |= at(row, i, "credit") || at(row, i, "connection to") ? ERROR : 0;
+        case 'u' -> bits |= at(row, i, "unable to connect") ? ERROR : 0;
         case 'b' -> bits |= at(row, i, "base_resp") ? ERROR : 0;
         case 'p' -> bits |= at(row, i, "provider") ? ERROR : 0;
         default -> {

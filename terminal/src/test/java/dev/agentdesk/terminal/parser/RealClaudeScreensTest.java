@@ -26,6 +26,14 @@ class RealClaudeScreensTest {
   }
 
   @Test
+  void theFailedConnectivityCheckSaysWhatFailed() throws IOException {
+    assertThat(events("first-offline", ParsedEvent.ApiError.class)).containsExactly(
+        new ParsedEvent.ApiError("claude-connect-error", "Unable to connect to Anthropic services", ErrorKind.SERVER),
+        new ParsedEvent.ApiError("claude-connect-error", "Failed to connect to api.anthropic.com: ENOTFOUND",
+            ErrorKind.SERVER));
+  }
+
+  @Test
   void theThemePickerIsACursorMenuWithItsSevenThemes() throws IOException {
     List<ParsedEvent.ChoicePrompt> p = events("first-theme", ParsedEvent.ChoicePrompt.class);
     assertThat(p).hasSize(1);
