@@ -51,6 +51,10 @@ public final class AgentsArea implements ApiArea {
 
   private record Cost(Double usd, long readAtMs) {}
 
+  /** The linked transcript's own cost, priced with the history's price table (read once). */
+  private final TranscriptCost transcriptCost = new TranscriptCost(
+      () -> dev.agentdesk.transcripts.cost.PriceFiles.fromEnvironment().load().table());
+
   /**
    * @param dataDir agents.db goes here, and worktrees under {@code worktrees/} unless {@code
    *     AGENTDESK_WORKTREE_ROOT} names another folder
@@ -230,16 +234,18 @@ public final class AgentsArea implements ApiArea {
   }
 
   AgentJson json(AgentSession s) {
-    Double cost = s.transcript() == null ? null : cost(s.transcript().sessionId());
+    Double cost = s.transcript() == null ? null : cost(s.transcript());
     return AgentJson.of(s, s.terminalId() == null ? null : terminals.state(s.terminalId()).orElse(null), cost);
   }
 
-  private Double cost(String sessionId) {
+  /** The history's cost of the session, else (not imported: {@code --no-import}, or not yet) the file's own. */
+  private Double cost(TranscriptLink link) {
     long now = System.currentTimeMillis();
-    Cost c = costs.get(sessionId);
+    Cost c = costs.get(link.sessionId());
     if (c == null || now - c.readAtMs() > COST_TTL_MS) {
-      c = new Cost(costOfSession.apply(sessionId), now);
-      costs.put(sessionId, c);
+      Double usd = costOfSession.apply(link.sessionId());
+      c = new Cost(usd != null ? usd : transcriptCost.of(link), now);
+      costs.put(link.sessionId(), c);
     }
     return c.usd();
   }

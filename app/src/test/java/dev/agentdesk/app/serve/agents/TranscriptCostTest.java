@@ -1,0 +1,53 @@
+package dev.agentdesk.app.serve.agents;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agentdesk.agents.TranscriptLink;
+import dev.agentdesk.transcripts.cost.PriceTable;
+import dev.agentdesk.transcripts.records.TokenUsage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** An agent's cost read from its linked transcript itself (serve --no-import), in Claude Code's format. */
+class TranscriptCostTest {
+  @TempDir Path tmp;
+
+  static String assistant(String uuid, String msgId, String model, long in, long out, long cacheWrite, long cacheRead) {
+    return "{\"parentUuid\":null,\"isSidechain\":false,\"type\":\"assistant\",\"uuid\":\"" + uuid
+        + "\",\"timestamp\":\"2026-12-01T22:31:50.000Z\",\"sessionId\":\"s1\",\"message\":{\"id\":\"" + msgId
+        + "\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"" + model
+        + "\",\"content\":[{\"type\":\"text\",\"text\":\"hi\"}],\"stop_reason\":\"end_turn\",\"usage\":{\"input_tokens\":"
+        + in + ",\"cache_creation_input_tokens\":" + cacheWrite + ",\"cache_read_input_tokens\":" + cacheRead
+        + ",\"output_tokens\":" + out + "}}}\n";
+  }
+
+  static final String USER = "{\"parentUuid\":null,\"isSidechain\":false,\"type\":\"user\",\"uuid\":\"u1\","
+      + "\"timestamp\":\"2026-12-01T22:31:49.000Z\",\"sessionId\":\"s1\",\"message\":{\"role\":\"user\",\"content\":\"hi\"}}\n";
+
+  Double cost(String lines) throws Exception {
+    Path f = tmp.resolve("s1.jsonl");
+    Files.writeString(f, lines);
+    return new TranscriptCost(PriceTable::bundled).of(new TranscriptLink("claude", "s1", f));
+  }
+
+  @Test
+  void eachResponseIsPricedOnceAndAnErrorsZeroUsageIsNoResponse() throws Exception {
+    double expected = PriceTable.bundled().find("claude-opus-5-5").orElseThrow().at("2026-12-01")
+        .usd(new TokenUsage(1200, 34, 66, 500, 0));
+    Double usd = cost(USER + assistant("a1", "msg_1", "claude-opus-5-5", 1200, 34, 500, 66)
+        + assistant("a2", "msg_1", "claude-opus-5-5", 1200, 34, 500, 66)
+        + assistant("a3", "msg_err", "<synthetic>", 0, 0, 0, 0));
+    assertThat(expected).isPositive();
+    assertThat(usd).isEqualTo(Math.round(expected * 1e6) / 1e6);
+  }
+
+  @Test
+  void aModelWithoutAPriceOrNoResponseAtAllIsUnknownNotZero() throws Exception {
+    assertThat(cost(USER + assistant("a1", "msg_1", "no-such-model-7", 10, 5, 0, 0))).isNull();
+    assertThat(cost(USER)).isNull();
+    assertThat(new TranscriptCost(PriceTable::bundled).of(new TranscriptLink("claude", "x", tmp.resolve("gone.jsonl"))))
+        .isNull();
+  }
+}
