@@ -44,7 +44,22 @@ export function updateCountdowns(root) {
   });
 }
 
-/** The choice prompt as buttons; clicking one sends its single-key reply. */
+/**
+ * Answers option {@code index}: its digit; for a menu without digits (numbered false: Claude's
+ * trust dialog, theme picker) the arrow keys from the highlighted option, then Enter, apart.
+ */
+function answer(cp, index, sendKey) {
+  if (cp.numbered !== false) return sendKey(String(index));
+  const at = Math.max(0, cp.options.findIndex(o => o.highlighted));
+  const to = cp.options.findIndex(o => o.index === index);
+  const keys = [];
+  for (let i = at; i < to; i++) keys.push('down');
+  for (let i = at; i > to; i--) keys.push('up');
+  keys.push('enter');
+  keys.forEach((k, i) => setTimeout(() => sendKey(k), i * 60));
+}
+
+/** The choice prompt as buttons; clicking one answers with it. */
 export function choiceButtons(t, sendKey) {
   const cp = t.state && t.state.choice_prompt;
   if (!cp || t.exited) return null;
@@ -53,7 +68,7 @@ export function choiceButtons(t, sendKey) {
       h('div.opts', cp.options.map(o => h('button.choice', {
         class: 'choice' + (o.destructive ? ' destructive' : ''),
         dataset: { index: o.index },
-        onclick: (e) => { e.target.disabled = true; sendKey(String(o.index)); }
+        onclick: (e) => { e.target.disabled = true; answer(cp, o.index, sendKey); }
       }, o.index + '. ' + o.label)),
       cp.dismiss_key ? h('button.choice', { onclick: () => sendKey('escape') }, 'Esc · ' + cp.dismiss_key) : null));
 }

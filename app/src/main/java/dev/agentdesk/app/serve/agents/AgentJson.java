@@ -25,9 +25,10 @@ public record AgentJson(String id, String agent, String name, String repo, Strin
   public record Status(String phase, boolean awaiting_input, String question, Choice choice, String evidence,
       boolean cleared_by_transcript) {}
 
-  public record Choice(String title, List<Option> options) {}
+  /** A menu; {@code numbered} false: answered with the arrow keys and Enter ({@code answer} does that). */
+  public record Choice(String title, List<Option> options, boolean numbered) {}
 
-  public record Option(int index, String label, boolean destructive) {}
+  public record Option(int index, String label, boolean destructive, String description) {}
 
   public record Tokens(long input, long output, long cache_read, long cache_creation) {}
 
@@ -58,7 +59,7 @@ public record AgentJson(String id, String agent, String name, String repo, Strin
     PendingChoice pc = st.choice();
     if (pc != null) {
       choice = new Choice(pc.title(), pc.options().stream()
-          .map(o -> new Option(o.index(), o.label(), o.destructive())).toList());
+          .map(o -> new Option(o.index(), o.label(), o.destructive(), o.description())).toList(), pc.numbered());
     }
     return new Status(st.phase().code(), st.awaitingInput(), st.question(), choice, st.evidence().code(),
         st.clearedByTranscript());

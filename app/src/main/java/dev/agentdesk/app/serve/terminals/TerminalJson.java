@@ -21,9 +21,9 @@ public record TerminalJson(String id, String title, List<String> argv, String ag
 
   public record Question(String text, boolean confident) {}
 
-  public record Choice(String title, List<Option> options, String dismiss_key, String amend_key) {}
+  public record Choice(String title, List<Option> options, String dismiss_key, String amend_key, boolean numbered) {}
 
-  public record Option(int index, String label, boolean destructive) {}
+  public record Option(int index, String label, boolean destructive, String description, boolean highlighted) {}
 
   public record Usage(int percentage, String limit_type) {}
 
@@ -53,9 +53,9 @@ public record TerminalJson(String id, String title, List<String> argv, String ag
     if (pc != null) {
       List<Option> opts = new ArrayList<>();
       for (PendingChoice.Option o : pc.options()) {
-        opts.add(new Option(o.index(), o.label(), o.destructive()));
+        opts.add(new Option(o.index(), o.label(), o.destructive(), o.description(), o.highlighted()));
       }
-      choice = new Choice(pc.title(), opts, pc.dismissKey(), pc.amendKey());
+      choice = new Choice(pc.title(), opts, pc.dismissKey(), pc.amendKey(), pc.numbered());
     }
     List<Pr> prs = new ArrayList<>();
     for (String url : s.prUrls()) {
