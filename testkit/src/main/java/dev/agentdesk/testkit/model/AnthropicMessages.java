@@ -135,8 +135,8 @@ final class AnthropicMessages implements Dialect {
         if (b instanceof Reply.Text t) {
           event(out, "content_block_start", "{\"type\":\"content_block_start\",\"index\":" + i
               + ",\"content_block\":{\"type\":\"text\",\"text\":\"\"}}");
-          for (String piece : pieces(t.text(), msg.chunks())) {
-            pause(msg);
+          for (String piece : Pieces.of(t.text(), msg.chunks())) {
+            Pieces.pause(msg);
             event(out, "content_block_delta", "{\"type\":\"content_block_delta\",\"index\":" + i
                 + ",\"delta\":{\"type\":\"text_delta\",\"text\":" + Json.quote(piece) + "}}");
           }
@@ -144,7 +144,7 @@ final class AnthropicMessages implements Dialect {
           event(out, "content_block_start", "{\"type\":\"content_block_start\",\"index\":" + i
               + ",\"content_block\":{\"type\":\"tool_use\",\"id\":" + Json.quote(tu.id()) + ",\"name\":"
               + Json.quote(tu.name()) + ",\"input\":{}}}");
-          pause(msg);
+          Pieces.pause(msg);
           event(out, "content_block_delta", "{\"type\":\"content_block_delta\",\"index\":" + i
               + ",\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":" + Json.quote(tu.inputJson()) + "}}");
         }
@@ -177,25 +177,6 @@ final class AnthropicMessages implements Dialect {
   private static String usage(Reply.Usage u) {
     return "{\"input_tokens\":" + u.input() + ",\"cache_creation_input_tokens\":" + u.cacheCreation()
         + ",\"cache_read_input_tokens\":" + u.cacheRead() + ",\"output_tokens\":" + u.output() + "}";
-  }
-
-  private static List<String> pieces(String text, int chunks) {
-    List<String> l = new ArrayList<>();
-    int n = Math.max(1, Math.min(chunks, text.length()));
-    int size = (text.length() + n - 1) / n;
-    for (int i = 0; i < text.length(); i += Math.max(1, size)) {
-      l.add(text.substring(i, Math.min(text.length(), i + Math.max(1, size))));
-    }
-    if (l.isEmpty()) {
-      l.add("");
-    }
-    return l;
-  }
-
-  private static void pause(Reply.Message msg) throws InterruptedException {
-    if (!msg.pause().isZero()) {
-      Thread.sleep(msg.pause().toMillis());
-    }
   }
 
   private static void event(OutputStream out, String type, String data) throws IOException {

@@ -31,13 +31,17 @@ import java.util.function.Predicate;
  * one server serves a whole test class: give each test its own marker.
  *
  * <p>Protocols: Anthropic Messages ({@code /v1/messages}, streamed or not, and
- * {@code count_tokens}). A path no protocol serves is answered 404 and recorded.
+ * {@code count_tokens}), OpenAI Chat Completions ({@code /v1/chat/completions}), OpenAI Responses
+ * ({@code /v1/responses}) and Gemini ({@code /v1beta/models/<model>:streamGenerateContent} and
+ * {@code :generateContent}); the OpenAI paths also without {@code /v1}. A path no protocol serves
+ * is answered 404 and recorded.
  */
 public final class ModelServer implements AutoCloseable {
   /** The answer to a request no script covers, and to steps past a script's end. */
   public static final Reply.Message DONE = Reply.text("Done.");
 
-  private static final List<Dialect> DIALECTS = List.of(new AnthropicMessages());
+  private static final List<Dialect> DIALECTS = List.of(new AnthropicMessages(), new OpenAiChat(),
+      new OpenAiResponses(), new GeminiGenerate());
 
   private final HttpServer server;
   private final ExecutorService executor = Executors.newCachedThreadPool(r -> {
