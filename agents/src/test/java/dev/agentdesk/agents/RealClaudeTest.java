@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentdesk.agents.AgentStatus.Phase;
+import dev.agentdesk.testkit.ClaudeCodeHome;
 import dev.agentdesk.testkit.model.ModelRequest;
 import dev.agentdesk.testkit.model.ModelServer;
 import dev.agentdesk.testkit.model.Reply;
@@ -35,7 +36,7 @@ class RealClaudeTest {
 
   @TempDir static Path tmp;
   static ModelServer model;
-  static RealClaude claude;
+  static ClaudeCodeHome claude;
   static TestRepo repo;
   static AgentSessions sessions;
 
@@ -44,7 +45,7 @@ class RealClaudeTest {
     model = ModelServer.start();
     repo = TestRepo.create(tmp, "demo");
     Path root = tmp.resolve("worktrees");
-    claude = new RealClaude(tmp.resolve("home"))
+    claude = new ClaudeCodeHome(tmp.resolve("home"))
         .onboarded(WORKTREES.stream().map(n -> root.resolve("demo").resolve(n)).toList());
     sessions = AgentSessions.open(new AgentSessions.Config(tmp.resolve("data/agents.db"), root,
         claude.env(model.baseUrl()), Duration.ofSeconds(30), Duration.ofMillis(100), TerminalHost.direct()));
@@ -69,7 +70,7 @@ class RealClaudeTest {
     // the argv agentdesk built (--session-id <uuid>, the prompt last) is one this version runs
     ModelRequest first = awaitRequest(s.id(), "m-hello", 0);
     assertThat(first.prompt()).contains("say hello m-hello");
-    assertThat(first.header("x-api-key")).isEqualTo(RealClaude.KEY);
+    assertThat(first.header("x-api-key")).isEqualTo(ClaudeCodeHome.KEY);
 
     AgentSession done = await(s.id(), "the reply, linked and counted", x -> x.tokens() != null
         && x.tokens().output() == 34 && screen(x.id()).contains("Hello from the script.") && x.status().phase() == Phase.IDLE);
@@ -82,10 +83,10 @@ class RealClaudeTest {
   @Test
   void aNewUsersFirstScreensAreMenusAndPausesAnsweredThroughTheApi() throws Exception {
     model.add(Script.of("m-first", Reply.text("Welcome aboard.")));
-    RealClaude newUser = new RealClaude(tmp.resolve("new-user")).firstRun();
+    ClaudeCodeHome newUser = new ClaudeCodeHome(tmp.resolve("new-user")).firstRun();
     AgentSession s = sessions.start(AgentSpec.of(AgentType.CLAUDE, repo.top).withWorktree("first")
-        .withPrompt("hi m-first").withEnv("HOME", newUser.home.toString())
-        .withEnv("CLAUDE_CONFIG_DIR", newUser.configDir.toString()));
+        .withPrompt("hi m-first").withEnv("HOME", newUser.home().toString())
+        .withEnv("CLAUDE_CONFIG_DIR", newUser.configDir().toString()));
 
     AgentSession theme = await(s.id(), "the theme picker", x -> x.status().choice() != null
         && x.status().choice().title().startsWith("Choose the text style"));
@@ -111,9 +112,9 @@ class RealClaudeTest {
     awaitRequest(s.id(), "m-first", 0);
     await(s.id(), "the reply", x -> screen(x.id()).contains("Welcome aboard.") && x.status().phase() == Phase.IDLE);
     // option 3 of the picker was Light mode; the trust was recorded
-    assertThat(Files.readString(newUser.configDir.resolve("settings.json")) + Files.readString(
-        newUser.configDir.resolve(".claude.json"))).containsPattern("\"theme\": ?\"light\"");
-    assertThat(Files.readString(newUser.configDir.resolve(".claude.json"))).contains("\"hasTrustDialogAccepted\": true");
+    assertThat(Files.readString(newUser.configDir().resolve("settings.json")) + Files.readString(
+        newUser.configDir().resolve(".claude.json"))).containsPattern("\"theme\": ?\"light\"");
+    assertThat(Files.readString(newUser.configDir().resolve(".claude.json"))).contains("\"hasTrustDialogAccepted\": true");
     sessions.forget(s.id());
   }
 
@@ -207,7 +208,7 @@ class RealClaudeTest {
     // its own exit: Claude wrote its cost-state record and called the shutdown graceful
     List<String> lines = Files.readAllLines(stopped.transcript().path());
     assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("{\"type\":\"cost-state\""));
-    assertThat(Files.readString(claude.configDir.resolve(".claude.json"))).contains("\"lastGracefulShutdown\": true");
+    assertThat(Files.readString(claude.configDir().resolve(".claude.json"))).contains("\"lastGracefulShutdown\": true");
     assertThat(stopMs).as("stopped by its exit keys, not after TERM").isLessThan(2_500);
 
     AgentSession resumed = sessions.resume(s.id());

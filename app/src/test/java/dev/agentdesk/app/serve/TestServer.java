@@ -90,6 +90,20 @@ public final class TestServer implements AutoCloseable {
     return new TestServer(dir, Serve.start(config, env), config.token());
   }
 
+  /**
+   * Like {@link #withAgents(Path, java.util.Map, ServeConfig.Notifications)} without the history
+   * import ({@code serve --no-import}): what the server knows of an agent's transcript it reads from
+   * the linked file itself.
+   */
+  public static TestServer withAgentsNoImport(Path dir, java.util.Map<String, String> env, ServeConfig.Notifications n) {
+    Path home = Path.of(env.get("HOME"));
+    ServeConfig config = new ServeConfig("127.0.0.1", 0, newToken(),
+        new ServeConfig.Database.SqliteFile(dir.resolve("db").resolve("history.db")),
+        home.resolve(".claude/projects"), home.resolve(".codex/sessions"), false, dir.resolve("data"))
+        .withNotifications(n);
+    return new TestServer(dir, Serve.start(config, env), config.token());
+  }
+
   /** {@link #withAgents} whose MCP endpoint allows the control tools or not. */
   public static TestServer withAgents(Path dir, java.util.Map<String, String> env, boolean mcpAllowControl) {
     Path home = Path.of(env.get("HOME"));

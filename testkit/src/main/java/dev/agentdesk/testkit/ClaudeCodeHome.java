@@ -1,6 +1,5 @@
-package dev.agentdesk.agents;
+package dev.agentdesk.testkit;
 
-import dev.agentdesk.testkit.RealAgents;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,8 +9,8 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * The real Claude Code CLI (pinned in agents/real-agents.versions) with a temporary home, pointed
- * at a scripted model server. Its documented knobs keep it offline and quiet:
+ * A temporary home for the real Claude Code CLI (pinned in agents/real-agents.versions, see
+ * {@link RealAgents}), pointed at a scripted model server ({@code dev.agentdesk.testkit.model}). Its documented knobs keep it offline and quiet:
  * {@code ANTHROPIC_BASE_URL} and {@code ANTHROPIC_API_KEY}; {@code DISABLE_AUTOUPDATER} and
  * {@code CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC} (no update check, telemetry or error reports);
  * {@code CLAUDE_CONFIG_DIR} for its settings and projects. In {@code .claude.json} the key's last
@@ -22,15 +21,21 @@ import java.util.stream.Collectors;
  * auto mode the default (a dialog after the first turn otherwise); a project's
  * {@code hasTrustDialogAccepted} skips the trust dialog for that folder.
  */
-final class RealClaude {
+public final class ClaudeCodeHome {
   /** A key that only the scripted server ever sees. */
-  static final String KEY = "sk-ant-api03-scripted-0123456789abcdefghij";
+  public static final String KEY = "sk-ant-api03-scripted-0123456789abcdefghij";
 
-  final RealAgents.Pin pin;
-  final Path home;
-  final Path configDir;
+  private final RealAgents.Pin pin;
+  private final Path home;
+  private final Path configDir;
 
-  RealClaude(Path home) throws IOException {
+  /**
+   * A home in {@code home} (created) with {@code settings.json} for permission prompts as a new user
+   * sees them.
+   *
+   * @throws AssertionError when the pinned CLI is not installed ({@link RealAgents#require})
+   */
+  public ClaudeCodeHome(Path home) throws IOException {
     this.pin = RealAgents.require("claude");
     this.home = Files.createDirectories(home);
     this.configDir = Files.createDirectories(home.resolve(".claude"));
@@ -39,7 +44,7 @@ final class RealClaude {
   }
 
   /** Configuration of a user who went through onboarding and trusted {@code trusted} folders. */
-  RealClaude onboarded(List<Path> trusted) throws IOException {
+  public ClaudeCodeHome onboarded(List<Path> trusted) throws IOException {
     String projects = trusted.stream().map(p -> "\"" + p.toAbsolutePath() + "\":{\"hasTrustDialogAccepted\":true}")
         .collect(Collectors.joining(","));
     write("\"hasCompletedOnboarding\":true,\"lastOnboardingVersion\":\"" + pin.version()
@@ -48,9 +53,24 @@ final class RealClaude {
   }
 
   /** Configuration of a new user who only accepted the key: onboarding and trust dialogs follow. */
-  RealClaude firstRun() throws IOException {
+  public ClaudeCodeHome firstRun() throws IOException {
     write("");
     return this;
+  }
+
+  /** The pinned CLI. */
+  public RealAgents.Pin pin() {
+    return pin;
+  }
+
+  /** {@code HOME}. */
+  public Path home() {
+    return home;
+  }
+
+  /** {@code CLAUDE_CONFIG_DIR}: {@code .claude.json}, {@code settings.json}, {@code projects/}. */
+  public Path configDir() {
+    return configDir;
   }
 
   private void write(String more) throws IOException {
@@ -60,7 +80,7 @@ final class RealClaude {
   }
 
   /** The environment agents get: PATH with the pinned CLI first, the home, the server. */
-  Map<String, String> env(String baseUrl) {
+  public Map<String, String> env(String baseUrl) {
     Map<String, String> env = new HashMap<>();
     env.put("PATH", pin.executable().getParent() + ":/usr/bin:/bin");
     env.put("HOME", home.toString());
