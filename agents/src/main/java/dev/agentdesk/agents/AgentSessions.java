@@ -272,7 +272,7 @@ public final class AgentSessions implements AutoCloseable {
       type = agent.row.agent();
     }
     if (pty != null) {
-      endGracefully(pty, type);
+      GracefulStop.end(pty, type);
     }
     synchronized (agent) {
       if (agent.row.lifecycle() == Lifecycle.RUNNING) {
@@ -283,29 +283,6 @@ public final class AgentSessions implements AutoCloseable {
     AgentSession s = sup.snapshot(agent);
     sup.emit(new AgentEvent.Changed(s));
     return s;
-  }
-
-  /** The farewell, SIGTERM, then {@link PtySession#close()} (SIGKILL, waits for the exit to be processed). */
-  private static void endGracefully(PtySession pty, AgentType type) {
-    AgentRules.Farewell f = AgentRules.farewell(type);
-    try {
-      for (int round = 0; round < f.rounds() && pty.isRunning(); round++) {
-        for (Key k : f.keys()) {
-          pty.sendKey(k);
-          Thread.sleep(AgentRules.KEY_GAP.toMillis());
-        }
-        pty.waitFor(f.patience());
-      }
-      if (pty.isRunning()) {
-        pty.terminate();
-        pty.waitFor(AgentRules.TERM_WAIT);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (SessionException e) {
-      // it exited between the check and the key
-    }
-    pty.close();
   }
 
   // ---- input ----
@@ -455,7 +432,7 @@ public final class AgentSessions implements AutoCloseable {
   private void remove(String id, boolean discard) {
     LiveAgent agent = agent(id);
     if (agent.running()) {
-      endGracefully(agent.pty, agent.row.agent());
+      GracefulStop.end(agent.pty, agent.row.agent());
     }
     SessionRow r;
     synchronized (agent) {

@@ -63,7 +63,9 @@ class RealClaudeTest {
 
   @Test
   void aPromptOnTheCommandLineIsAnsweredLinkedAndCountedToTheToken() throws Exception {
-    model.add(Script.of("m-hello", Reply.text("Hello from the script.").withUsage(new Reply.Usage(1200, 34, 500, 66))));
+    // a slow stream: twelve deltas 250 ms apart, so the reply takes three seconds to arrive
+    model.add(Script.of("m-hello", Reply.text("Hello from the script, slowly, in twelve small pieces.")
+        .withUsage(new Reply.Usage(1200, 34, 500, 66)).slow(Duration.ofMillis(250), 12)));
     AgentSession s = sessions.start(AgentSpec.of(AgentType.CLAUDE, repo.top).withWorktree("hello")
         .withPrompt("say hello m-hello"));
 
@@ -71,9 +73,11 @@ class RealClaudeTest {
     ModelRequest first = awaitRequest(s.id(), "m-hello", 0);
     assertThat(first.prompt()).contains("say hello m-hello");
     assertThat(first.header("x-api-key")).isEqualTo(ClaudeCodeHome.KEY);
+    AgentSession streaming = await(s.id(), "busy while the reply streams", x -> x.status().phase() == Phase.BUSY);
+    assertThat(screen(streaming.id())).doesNotContain("small pieces.");
 
     AgentSession done = await(s.id(), "the reply, linked and counted", x -> x.tokens() != null
-        && x.tokens().output() == 34 && screen(x.id()).contains("Hello from the script.") && x.status().phase() == Phase.IDLE);
+        && x.tokens().output() == 34 && screen(x.id()).contains("in twelve small pieces.") && x.status().phase() == Phase.IDLE);
     assertThat(done.transcript().sessionId()).isEqualTo(s.launchId());
     assertThat(done.transcript().path().getFileName()).hasToString(s.launchId() + ".jsonl");
     assertThat(done.tokens()).isEqualTo(new TokenUsage(1200, 34, 66, 500, 0));
@@ -125,6 +129,8 @@ class RealClaudeTest {
             + "\"header\":\"Color\",\"multiSelect\":false,\"options\":[{\"label\":\"Red\",\"description\":"
             + "\"A red button\"},{\"label\":\"Blue\",\"description\":\"A blue button\"}]}]}"),
         Reply.tool("Bash", "{\"command\":\"echo blue > color.txt\",\"description\":\"Write the color\"}"),
+        Reply.tool("Write", "{\"file_path\":\"" + tmp.resolve("worktrees/demo/ask/notes.md")
+            + "\",\"content\":\"# Blue\\n\"}"),
         Reply.text("The button is blue.")));
     AgentSession s = sessions.start(AgentSpec.of(AgentType.CLAUDE, repo.top).withWorktree("ask")
         .withPrompt("pick a color m-ask"));
@@ -147,9 +153,17 @@ class RealClaudeTest {
     sessions.answer(s.id(), 1);
 
     awaitRequest(s.id(), "m-ask", 2);
+    AgentSession create = await(s.id(), "the file prompt", x -> x.status().choice() != null
+        && x.status().choice().title().equals("Do you want to create notes.md?"));
+    assertThat(create.status().choice().options()).extracting(PendingChoice.Option::label).startsWith("Yes").endsWith("No")
+        .hasSize(3);
+    sessions.answer(s.id(), 1);
+
+    awaitRequest(s.id(), "m-ask", 3);
     AgentSession done = await(s.id(), "the end of the turn", x -> screen(x.id()).contains("The button is blue.")
         && x.status().phase() == Phase.IDLE);
     assertThat(done.worktree().resolve("color.txt")).hasContent("blue");
+    assertThat(done.worktree().resolve("notes.md")).hasContent("# Blue");
   }
 
   @Test

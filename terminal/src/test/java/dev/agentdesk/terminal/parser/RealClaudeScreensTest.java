@@ -90,6 +90,18 @@ class RealClaudeScreensTest {
   }
 
   @Test
+  void theWritePromptKeepsItsKeyHintApart() throws IOException {
+    List<ParsedEvent.ChoicePrompt> p = events("write", ParsedEvent.ChoicePrompt.class);
+    assertThat(p).hasSize(1);
+    assertThat(p.get(0).title()).isEqualTo("Do you want to create notes.md?");
+    assertThat(p.get(0).options()).containsExactly(
+        new ParsedEvent.ChoiceOption(1, "Yes", true, false, null),
+        new ParsedEvent.ChoiceOption(2, "Yes, and switch to accept edits (auto-approve file edits and common file commands)"
+            + " for this session", false, false, "shift+tab"),
+        new ParsedEvent.ChoiceOption(3, "No", false, true, null));
+  }
+
+  @Test
   void aRetryIsReportedWhileClaudeWaits() throws IOException {
     List<ParsedEvent.ApiError> e = events("retry1", ParsedEvent.ApiError.class);
     assertThat(e).extracting(ParsedEvent.ApiError::matchedText).containsExactly("API error · retrying in 1s · attempt 1/10");
