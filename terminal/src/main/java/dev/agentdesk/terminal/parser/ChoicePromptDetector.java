@@ -41,7 +41,7 @@ final class ChoicePromptDetector {
 
   /**
    * As {@link #detect(ScreenView, int, boolean)}, for an agent: Claude draws an option's
-   * description on the rows under its label (AskUserQuestion), where others wrap a long label,
+   * description on the rows under its label (its question tool), where others wrap a long label,
    * and its menus without digits (theme picker, trust dialog) are cursor menus.
    */
   static Detection detect(ScreenView screen, int end, boolean settled, Agent agent) {
@@ -83,7 +83,7 @@ final class ChoicePromptDetector {
         if (looksLikeOption(row) && OPTION.matcher(row).matches()) {
           optionRows.add(0, new int[] {j});
         } else if (isRule(row) && !optionRows.isEmpty() && j > 0 && optionOrContinuation(screen.row(j - 1))) {
-          // Claude's AskUserQuestion draws a rule before its last option ("4. Chat about this").
+          // Claude's question menu draws a rule before its last option ("4. Chat about this").
         } else if (row.isBlank() || !row.startsWith("   ") || optionRows.isEmpty()) {
           break;
         }

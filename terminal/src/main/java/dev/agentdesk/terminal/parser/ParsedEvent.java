@@ -266,7 +266,7 @@ public sealed interface ParsedEvent {
   /**
    * One option of a {@link ChoicePrompt}; {@code hint} is a trailing "(esc)"-style key hint, if
    * any; {@code description} the rows the agent draws under the label (Claude's
-   * AskUserQuestion), or null.
+   * question menu), or null.
    */
   record ChoiceOption(int index, String label, boolean highlighted, boolean destructive, String hint,
       String description) {
