@@ -34,6 +34,16 @@ import java.util.function.Consumer;
  * link its transcript, combine the terminal's and the transcript's signals into one status, show
  * its diff, merge or discard its work, resume it after it ended. Sessions are stored in
  * agents.db and survive a restart (as ended sessions: their processes do not). Thread-safe.
+ *
+ * <p><b>Lock order.</b> {@code startLock} (one start or resume at a time) → a session's PTY lock
+ * (held by its reader and the shared ticker while they call listeners) → the live agent's monitor
+ * ({@code synchronized (agent)}: its row, terminal state and transcript reader). Code holding an
+ * agent's monitor never calls into its PtySession (state, input, resize, close) and never spawns;
+ * it reads what the listener stored. The transcript poller still reads a growing transcript under
+ * the monitor (issue #35: to be moved off it).
+ *
+ * <p>Over 500 lines because it is the whole public API of agent sessions; the live side is in
+ * {@code AgentSupervisor}, stopping in {@code GracefulStop}.
  */
 public final class AgentSessions implements AutoCloseable {
   /**
@@ -197,20 +207,30 @@ public final class AgentSessions implements AutoCloseable {
   /** Relaunches an ended session with its agent's resume arguments, in the same worktree, as the same record. */
   public AgentSession resume(String id) {
     LiveAgent agent = agent(id);
-    synchronized (agent) {
-      checkWorktree(agent);
-      if (agent.running()) {
-        throw new AgentException(Reason.WRONG_STATE, "session " + id + " is still running");
+    // Spawned under the start lock, not the agent's monitor: the new session's threads take the
+    // monitor while holding the session's lock (see spawn), so holding the monitor across the
+    // spawn could deadlock with the agent's own first events.
+    synchronized (startLock) {
+      List<String> argv;
+      synchronized (agent) {
+        checkWorktree(agent);
+        if (agent.running()) {
+          throw new AgentException(Reason.WRONG_STATE, "session " + id + " is still running");
+        }
+        SessionRow r = agent.row;
+        String transcriptId = r.transcript() == null ? null : r.transcript().sessionId();
+        argv = AgentRules.resume(r.agent(), r.argv().get(0), r.extraArgs(), r.launchId(), transcriptId);
+        agent.reader = null; // re-read the transcript from its start: the turn state is rebuilt
+        agent.questionSeq = 0;
+        agent.sawOutput = false;
       }
-      SessionRow r = agent.row;
-      String transcriptId = r.transcript() == null ? null : r.transcript().sessionId();
-      List<String> argv = AgentRules.resume(r.agent(), r.argv().get(0), r.extraArgs(), r.launchId(), transcriptId);
-      agent.reader = null; // re-read the transcript from its start: the turn state is rebuilt
-      agent.questionSeq = 0;
-      agent.sawOutput = false;
       // Every agent's resume redraws the conversation so far: its old errors and limits are not news.
       spawn(agent, argv, Map.of(), 120, 36, true);
-      store.put(agent.row);
+      SessionRow row;
+      synchronized (agent) {
+        row = agent.row;
+      }
+      store.put(row);
     }
     AgentSession s = sup.snapshot(agent);
     sup.emit(new AgentEvent.Changed(s));
@@ -240,10 +260,14 @@ public final class AgentSessions implements AutoCloseable {
       throw new AgentException(why, e.getMessage(), e);
     }
     Instant now = Instant.now();
+    // Read before taking the agent's monitor: state() takes the session's lock, and the session's
+    // threads hold that lock when they call the listener, which takes the monitor (lock order:
+    // session lock → agent monitor, never the other way round).
+    dev.agentdesk.terminal.session.SessionState first = started.session().state();
     boolean endedAlready;
     synchronized (agent) {
       agent.pty = started.session();
-      agent.terminal = started.session().state();
+      agent.terminal = first;
       agent.row = r.withTerminal(started.terminalId(), argv, now);
       agent.lastActivity = now;
       // A program that ends within milliseconds may have had its exit handled already, on the
