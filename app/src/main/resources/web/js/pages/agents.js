@@ -25,7 +25,9 @@ function phaseBadge(a) {
 function tokensText(a) {
   const t = a.tokens;
   if (!t) return '—';
-  return 'in ' + fmtNumber(t.input) + ' · out ' + fmtNumber(t.output) + ' · cache ' + fmtNumber(t.cache_read);
+  // Cache writes are billed (1.25× input on Anthropic's 5-minute cache): they belong on the line.
+  return 'in ' + fmtNumber(t.input) + ' · out ' + fmtNumber(t.output) + ' · cache read ' + fmtNumber(t.cache_read)
+      + ' · cache write ' + fmtNumber(t.cache_creation || 0);
 }
 
 function costText(a) {
@@ -96,8 +98,11 @@ export async function agentPage(view, id, health) {
   const actions = h('div.card#agent-actions');
   const transcript = h('div.entries#agent-transcript');
   const diff = h('div#agent-diff');
-  const screen = new TerminalView((msg) => term && term.send(msg));
-  const termBox = h('div#agent-terminal', screen.el);
+  // The agent's PTY keeps the size it was started with; "Fit to window" resizes it on purpose.
+  const screen = new TerminalView((msg) => term && term.send(msg), { autoFit: false });
+  const fit = h('button.small#agent-fit', { type: 'button', title: 'Resize the agent\'s terminal to this box',
+    onclick: () => screen.fitToBox() }, 'Fit to window');
+  const termBox = h('div#agent-terminal', h('div.term-tools', fit), h('div.term-scroll', screen.el));
   let term = null;
 
   const renderMeta = () => {
@@ -109,7 +114,7 @@ export async function agentPage(view, id, health) {
         h('dt', 'Transcript'), h('dd#agent-transcript-link', a.transcript
             ? h('a', { href: '#/history/sessions/' + encodeURIComponent(a.transcript.session_id) }, a.transcript.provider + ' ' + a.transcript.session_id)
             : a.transcript_status),
-        h('dt', 'Tokens'), h('dd', tokensText(a)),
+        h('dt', 'Tokens'), h('dd#agent-tokens', tokensText(a)),
         h('dt', 'Cost'), h('dd', costText(a)),
         h('dt', 'Started'), h('dd', fmtTime(a.created_at)),
         h('dt', 'Last activity'), h('dd', fmtTime(a.last_activity_at || a.created_at))));

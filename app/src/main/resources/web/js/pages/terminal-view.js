@@ -34,9 +34,16 @@ function openLink(event, uri) {
 }
 
 export class TerminalView {
-  /** send(message) puts a JSON message or an ArrayBuffer (raw bytes) on the terminal's socket. */
-  constructor(send) {
+  /**
+   * send(message) puts a JSON message or an ArrayBuffer (raw bytes) on the terminal's socket.
+   * options.autoFit: size the PTY to this box whenever the box changes (the Terminals page, where
+   * the viewer is the terminal's user). Off for an agent's terminal: its size is the one it was
+   * started with, since the agent draws for that width and the parser reads those rows; a viewer
+   * follows it (the box scrolls) and sizes it only on purpose, with fitToBox() (docs/agents.md).
+   */
+  constructor(send, options = {}) {
     this.send = send;
+    this.autoFit = options.autoFit !== false;
     this.el = h('div.term-host#screen');
     this.term = new Terminal({
       scrollback: 10000, // as many rows as the server's durable log keeps
@@ -77,18 +84,23 @@ export class TerminalView {
   open() {
     this.term.open(this.el);
     this.opened = true;
-    this.observer = new ResizeObserver(() => {
-      clearTimeout(this.fitTimer);
-      this.fitTimer = setTimeout(() => this.fitToBox(), 80);
-    });
-    this.observer.observe(this.el);
+    if (this.autoFit) {
+      this.observer = new ResizeObserver(() => {
+        clearTimeout(this.fitTimer);
+        this.fitTimer = setTimeout(() => this.fitToBox(), 80);
+      });
+      this.observer.observe(this.el);
+    }
     this.term.focus();
   }
 
   /** Asks the server to size the PTY to the box; xterm.js follows when the server says resize. */
   fitToBox() {
     if (!this.live) return;
+    // A terminal that is not fitted is as wide as its columns; measure the box it sits in instead.
+    if (!this.autoFit) this.el.classList.add('fitting');
     const d = this.fit.proposeDimensions();
+    if (!this.autoFit) this.el.classList.remove('fitting');
     if (!d || !isFinite(d.cols) || !isFinite(d.rows)) return;
     const cols = Math.max(MIN_COLS, Math.min(MAX_COLS, d.cols));
     const rows = Math.max(MIN_ROWS, Math.min(MAX_ROWS, d.rows));
@@ -100,7 +112,7 @@ export class TerminalView {
     this.term.reset();
     this.term.resize(cols, rows);
     this.live = true;
-    this.fitToBox();
+    if (this.autoFit) this.fitToBox();
   }
 
   resize(cols, rows) {

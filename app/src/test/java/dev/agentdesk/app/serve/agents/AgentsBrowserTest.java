@@ -48,6 +48,21 @@ class AgentsBrowserTest {
       b.await(By.cssSelector("#agent-question a.jump"), 10);
       b.screenshot("agent-session");
 
+      // Opening the page leaves the agent's PTY at the size it was started with (120×36), the
+      // page no wider than the window, and the Tokens line with cache writes; "Fit to window"
+      // resizes it on purpose.
+      String terminal = s.get("/api/agents").json().get(0).path("terminal_id").asText();
+      JsonNode pty = s.get("/api/terminals/" + terminal).json();
+      assertThat(pty.path("cols").asInt()).as("cols after the page opened").isEqualTo(120);
+      assertThat(pty.path("rows").asInt()).as("rows after the page opened").isEqualTo(36);
+      Long pageWidth = (Long) ((org.openqa.selenium.JavascriptExecutor) b.driver).executeScript(
+          "return document.documentElement.scrollWidth - window.innerWidth");
+      assertThat(pageWidth).as("page wider than the window by").isLessThanOrEqualTo(0L);
+      assertThat(b.driver.findElement(By.id("agent-tokens")).getText()).contains("cache read", "cache write");
+      b.driver.findElement(By.id("agent-fit")).click();
+      new org.openqa.selenium.support.ui.WebDriverWait(b.driver, java.time.Duration.ofSeconds(10))
+          .until(d -> s.get("/api/terminals/" + terminal).json().path("cols").asInt() != 120);
+
       b.driver.findElement(By.cssSelector("#agent-choices button[data-option='2']")).click();
       b.awaitText(By.id("agent-transcript"), "with PostgreSQL", 15);
       b.awaitGone(By.id("agent-choices"), 15);
