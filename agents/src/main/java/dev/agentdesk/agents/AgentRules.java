@@ -136,7 +136,7 @@ final class AgentRules {
 
   static Farewell farewell(AgentType t) {
     return switch (t) {
-      // "Press Ctrl-C again to exit": Claude Code then writes its cost-state record and marks the
+      // "Press Ctrl-C again to exit": Claude Code then writes its exit records (its recorded cost) and marks the
       // shutdown graceful (lastGracefulShutdown); Codex and Gemini CLI quit the same way.
       case CLAUDE, CODEX, GEMINI -> new Farewell(List.of(Key.CTRL_C, Key.CTRL_C), Duration.ofMillis(2500), 2);
       // No exit keys known to hold for these: SIGTERM is their polite end.
