@@ -20,7 +20,8 @@ import java.util.Set;
  *   <li>A limit with different text in a later turn is a new limit even without a fall between
  *       (the terminal keeps a limit without a retry delay until it is replaced).
  *   <li>API errors fire when the text changes, at most once per debounce window; each PR URL once;
- *       a finished turn when an agent goes from busy to idle without waiting or being limited; an
+ *       a finished turn when an agent goes from busy to idle without waiting or being limited
+ *       (and not right after an API error of that turn: the error is what happened); an
  *       exit when the status is an error and not one of the signals a user or agentdesk sends to
  *       stop a session (HUP, INT, KILL, TERM: 129, 130, 137, 143).
  * </ul>
@@ -38,6 +39,8 @@ final class ChangeDetector {
     final Map<EventKind, Fired> fired = new EnumMap<>(EventKind.class);
     final Map<EventKind, Long> fellAtMs = new EnumMap<>(EventKind.class);
     final Set<String> prs = new HashSet<>();
+    /** The agent was busy again after the last API error of its turn (it retried, and went on). */
+    boolean workedAfterError;
   }
 
   private static final Set<Integer> STOP_SIGNALS = Set.of(129, 130, 137, 143);
@@ -69,7 +72,17 @@ final class ChangeDetector {
         out.add(new Change(EventKind.PR_OPENED, url));
       }
     }
-    if (v.agent() != null && p != null && p.busy() && !v.busy() && !v.awaitingInput() && !v.limited() && !v.exited()) {
+    // A turn that ended in an API error (Claude's failed start-up check, a 500 after its retries)
+    // is told as that error, not also as a finished turn; one that worked on after the error (a
+    // retry that succeeded) still finishes as a turn.
+    Fired error = m.fired.get(EventKind.API_ERROR);
+    boolean errorThisTurn = error != null && error.turn() == v.turn();
+    if (errorThisTurn && p != null && p.apiError() != null && p.apiError().equals(v.apiError()) && v.busy()) {
+      m.workedAfterError = true;
+    }
+    boolean endedInError = errorThisTurn && !m.workedAfterError;
+    if (v.agent() != null && p != null && p.busy() && !v.busy() && !v.awaitingInput() && !v.limited() && !v.exited()
+        && !endedInError) {
       Fired f = m.fired.get(EventKind.TURN_FINISHED);
       if (f == null || f.turn() != v.turn() || nowMs - f.atMs() >= debounceMs) {
         fire(m, EventKind.TURN_FINISHED, "", v.turn(), nowMs, out);
@@ -105,6 +118,9 @@ final class ChangeDetector {
 
   private static void fire(Memory m, EventKind kind, String text, long turn, long nowMs, List<Change> out) {
     m.fired.put(kind, new Fired(nowMs, turn, text));
+    if (kind == EventKind.API_ERROR) {
+      m.workedAfterError = false;
+    }
     out.add(new Change(kind, text));
   }
 

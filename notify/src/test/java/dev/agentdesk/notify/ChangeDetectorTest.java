@@ -67,6 +67,29 @@ class ChangeDetectorTest {
   }
 
   @Test
+  void aTurnThatEndsInAnApiErrorIsThatErrorNotAlsoAFinishedTurn() {
+    // Claude offline: its start-up check fails while it is busy, then it goes quiet and exits.
+    assertThat(kinds(view(false, true, null, null, List.of(), false, null, 0), 0)).isEmpty();
+    assertThat(kinds(view(false, true, null, "Unable to connect to Anthropic services", List.of(), false, null, 0), 100))
+        .containsExactly(EventKind.API_ERROR);
+    assertThat(kinds(view(false, false, null, "Unable to connect to Anthropic services", List.of(), false, null, 0), 200))
+        .as("idle after the error: no turn finished").isEmpty();
+    assertThat(kinds(view(false, false, null, "Unable to connect to Anthropic services", List.of(), true, 1, 0), 300))
+        .containsExactly(EventKind.EXIT_ERROR);
+    // A retried error the agent works on past finishes as a turn.
+    assertThat(kinds(view(false, true, null, "API Error: 529 · retrying", List.of(), false, null, 5), 20_000))
+        .containsExactly(EventKind.API_ERROR);
+    assertThat(kinds(view(false, true, null, "API Error: 529 · retrying", List.of(), false, null, 5), 21_000)).isEmpty();
+    assertThat(kinds(view(false, false, null, "API Error: 529 · retrying", List.of(), false, null, 5), 22_000))
+        .containsExactly(EventKind.TURN_FINISHED);
+    // The next turn, without an error of its own, finishes as a turn does (the old error text stays).
+    assertThat(kinds(view(false, true, null, "Unable to connect to Anthropic services", List.of(), false, null, 1), 9_000))
+        .isEmpty();
+    assertThat(kinds(view(false, false, null, "Unable to connect to Anthropic services", List.of(), false, null, 1), 9_100))
+        .containsExactly(EventKind.TURN_FINISHED);
+  }
+
+  @Test
   void stoppingASessionIsNotAnErrorExit() {
     assertThat(kinds(view(false, false, null, null, List.of(), true, 137, 0), 0)).isEmpty();
     d.forget("s1");
