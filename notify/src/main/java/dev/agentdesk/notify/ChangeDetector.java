@@ -108,7 +108,10 @@ final class ChangeDetector {
     if (!was) {
       Long fell = m.fellAtMs.get(kind);
       boolean flapping = f != null && f.turn() == turn && fell != null && nowMs - fell < debounceMs;
-      if (!flapping) {
+      // The same limit seen again (its text carries its reset time), e.g. read once more off the
+      // scrollback after a resume, is not a new limit.
+      boolean sameLimitAgain = newTextIsNew && f != null && text.equals(f.text());
+      if (!flapping && !sameLimitAgain) {
         fire(m, kind, text, turn, nowMs, out);
       }
     } else if (newTextIsNew && f != null && turn > f.turn() && !text.equals(f.text())) {

@@ -50,6 +50,15 @@ class ChangeDetectorTest {
     assertThat(kinds(sameTextLater, 20_000)).isEmpty();
     SessionView next = view(false, false, "Claude AI usage limit reached|1750726800", null, List.of(), false, null, 2);
     assertThat(kinds(next, 30_000)).containsExactly(EventKind.RATE_LIMIT);
+    // It resets, the session resumes (a new turn), and the same limit is read again off the screen:
+    // the same limit, not news; a later limit with another reset time is.
+    SessionView clear = view(false, false, null, null, List.of(), false, null, 3);
+    assertThat(kinds(clear, 40_000)).isEmpty();
+    assertThat(kinds(view(false, false, "Claude AI usage limit reached|1750726800", null, List.of(), false, null, 3),
+        50_000)).isEmpty();
+    assertThat(kinds(clear, 60_000)).isEmpty();
+    assertThat(kinds(view(false, false, "Claude AI usage limit reached|1750744800", null, List.of(), false, null, 4),
+        70_000)).containsExactly(EventKind.RATE_LIMIT);
   }
 
   @Test
