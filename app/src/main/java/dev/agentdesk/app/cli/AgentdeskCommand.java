@@ -25,6 +25,8 @@ import picocli.CommandLine.Command;
         AgentCommand.class,
         McpCommand.class,
         dev.agentdesk.app.history.PricesCommand.class,
+        dev.agentdesk.app.doctor.DoctorCommand.class,
+        dev.agentdesk.app.dist.DistFilesCommand.class,
         CommandLine.HelpCommand.class
     })
 public final class AgentdeskCommand implements Runnable {

@@ -31,11 +31,13 @@ import picocli.CommandLine.Option;
  * sandbox tools go to a running {@code agentdesk serve}. Standard output carries only the protocol.
  */
 @Command(name = "mcp", mixinStandardHelpOptions = true,
+    subcommands = dev.agentdesk.app.mcpinstall.McpInstallCommand.class,
     description = {"Serve MCP on stdin/stdout: history search, terminals, agents and sandboxes for an agent.",
         "Add it to Claude Code with: claude mcp add agentdesk -- agentdesk mcp",
         "History tools read the history database; terminal_*, agent_* and sandbox_* tools need a running",
         "'agentdesk serve' (the token is read from its token file). Tools that type, start or exec are",
-        "refused unless --allow-control is given. Every call is logged to stderr with the client's name."})
+        "refused unless --allow-control is given. Every call is logged to stderr with the client's name.",
+        "'agentdesk mcp install --client AGENT' registers it with claude, codex, gemini, opencode, cursor or copilot."})
 public final class McpCommand implements Callable<Integer> {
   @Mixin DbOption db = new DbOption();
 
