@@ -74,6 +74,11 @@ class DocsTest {
         .filter(l -> !l.isEmpty()).toList();
     assertThat(commands).containsExactly("./agentdesk serve", "./run-tests");
     assertThat(ROOT.resolve("run-tests")).isExecutable();
+    // Then the line that puts agentdesk on PATH, in the quick start's next block.
+    Matcher install = Pattern.compile("## Quick start.*?```sh\\n.*?```.*?```sh\\n(.*?)```", Pattern.DOTALL).matcher(readme);
+    assertThat(install.find()).as("a second sh block under 'Quick start'").isTrue();
+    assertThat(install.group(1)).contains("./agentdesk install");
+    assertThat(ROOT.resolve("scripts/install")).isExecutable();
     assertThat(Files.readString(ROOT.resolve(".ci/run"))).contains("./run-tests");
   }
 
@@ -82,8 +87,9 @@ class DocsTest {
     String readme = Files.readString(ROOT.resolve("README.md"));
     CommandLine cli = new CommandLine(new AgentdeskCommand());
     List<String> missing = new ArrayList<>();
-    for (String name : cli.getSubcommands().keySet()) {
-      if (!name.equals("help") && !readme.contains("| `" + name)) {
+    for (var e : cli.getSubcommands().entrySet()) {
+      String name = e.getKey();
+      if (!name.equals("help") && !e.getValue().getCommandSpec().usageMessage().hidden() && !readme.contains("| `" + name)) {
         missing.add(name);
       }
     }

@@ -118,7 +118,7 @@ public final class DoctorCommand implements Callable<Integer> {
       }
     }
     s.append(ok ? "The main job can run: 'agentdesk serve' (SQLite).\n"
-        : "The main job cannot run until the FAIL lines marked required are fixed.\n");
+        : "The main job cannot run: fix the FAIL lines above.\n");
     return s.toString();
   }
 
