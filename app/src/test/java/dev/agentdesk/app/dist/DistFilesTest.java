@@ -43,7 +43,7 @@ class DistFilesTest {
     String words = line + (line.endsWith(" ") ? "''" : "");
     String cmd = "source " + script + "; COMP_LINE='" + line + "'; COMP_POINT=${#COMP_LINE}; COMP_WORDS=(" + words
         + "); COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 )); _complete_agentdesk agentdesk \"${COMP_WORDS[-1]}\" "
-        + "\"${COMP_WORDS[-2]}\"; printf '%s\\n' \"${COMPREPLY[@]}\"";
+        + "\"${COMP_WORDS[-2]}\" 2>/dev/null; printf '%s\\n' \"${COMPREPLY[@]}\"";
     return run(List.of("bash", "-c", cmd)).lines().filter(l -> !l.isBlank()).map(String::strip).toList();
   }
 
@@ -87,8 +87,9 @@ class DistFilesTest {
       String warnings = run(List.of("groff", "-man", "-Tutf8", "-ww", "-z", page.toString()));
       assertThat(warnings).as(page.getFileName() + " formats cleanly").isEmpty();
     }
-    String doctor = run(List.of("groff", "-man", "-Tutf8", "-P-c", share.resolve("man/man1/agentdesk-doctor.1").toString()));
-    assertThat(doctor).contains("agentdesk doctor").contains("--json").contains("SEE ALSO");
+    String doctor = run(List.of("groff", "-man", "-Tutf8", "-P-cbou", share.resolve("man/man1/agentdesk-doctor.1").toString()));
+    assertThat(doctor).contains("Check this machine for agentdesk\n").contains("--json")
+        .contains("SEE ALSO");
   }
 
   private static String run(List<String> argv) throws IOException, InterruptedException {

@@ -8,7 +8,6 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -88,10 +87,6 @@ final class ReleaseProcess {
 
   static BufferedReader reader(Process p) {
     return new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-  }
-
-  static void ownerOnly(Path file) throws IOException {
-    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
   }
 
   static void stop(Process p) throws InterruptedException {
