@@ -145,6 +145,33 @@ class DistAcceptanceTest {
     assertThat(runtime.path("java_home").asText()).startsWith(home.toRealPath().toString());
     assertThat(check(d, "database").path("schema_version").asInt()).isPositive();
     assertThat(check(d, "git").path("status").asText()).as("git is not on the minimal PATH").isEqualTo("warn");
+
+    claudeConnects(exe, env);
+  }
+
+  /**
+   * The README's promise: registered with the real Claude Code ({@code mcp install --client claude},
+   * which runs {@code claude mcp add}), {@code claude mcp list} starts this agentdesk's MCP server
+   * and reports it connected. Skipped, saying so, where no Claude Code CLI is installed.
+   */
+  private void claudeConnects(Path exe, Map<String, String> env) throws Exception {
+    java.util.Optional<Path> claude = dev.agentdesk.app.mcpinstall.ClaudeCliInstallTest.realClaude();
+    if (claude.isEmpty()) {
+      System.err.println("DistAcceptanceTest: no Claude Code CLI here; 'claude mcp list' not checked");
+      return;
+    }
+    Path bin = Path.of(env.get("PATH"));
+    if (!Files.exists(bin.resolve("claude"))) {
+      Files.createSymbolicLink(bin.resolve("claude"), claude.get().toRealPath());
+    }
+    ReleaseProcess.Result add = ReleaseProcess.run(exe, env, SHORT, "mcp", "install", "--client", "claude");
+    assertThat(add.exit()).as(add.err()).isZero();
+    assertThat(add.out()).contains("claude mcp add --scope user agentdesk -- " + exe + " mcp");
+    ReleaseProcess.Result list = ReleaseProcess.run(bin.resolve("claude"), env, SHORT, "mcp", "list");
+    assertThat(list.out()).as(list.err()).contains("agentdesk: " + exe + " mcp").contains("Connected")
+        .doesNotContain("Failed");
+    ReleaseProcess.Result remove = ReleaseProcess.run(exe, env, SHORT, "mcp", "install", "--client", "claude", "--remove");
+    assertThat(remove.out()).contains("claude: removed");
   }
 
   private void serve(Path exe, Map<String, String> env, Path db, String name) throws Exception {

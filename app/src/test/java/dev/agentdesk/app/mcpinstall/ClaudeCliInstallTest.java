@@ -27,10 +27,11 @@ import picocli.CommandLine;
  * this machine's PATH; with neither, the test is skipped and says so (the file path is covered by
  * {@link McpInstallCommandTest}).
  */
-class ClaudeCliInstallTest {
+public class ClaudeCliInstallTest {
   @TempDir Path tmp;
 
-  static Optional<Path> realClaude() throws IOException {
+  /** The pinned Claude Code of scripts/setup-agents, else claude on PATH (also used by DistAcceptanceTest). */
+  public static Optional<Path> realClaude() throws IOException {
     Path root = Path.of(System.getProperty("agentdesk.repo.root", "..")).toAbsolutePath().normalize();
     Path versions = root.resolve("agents/real-agents.versions");
     if (Files.isRegularFile(versions)) {
