@@ -113,6 +113,39 @@ class DistAcceptanceTest {
     assertThat(Path.of("/usr/share/man/man1/agentdesk.1.gz")).doesNotExist();
   }
 
+  @Test
+  void installPutsItOnPathOnceAndUninstallTakesOnlyItsOwn() throws Exception {
+    Path tarball = artifact("agentdesk-*-linux-x64.tar.gz");
+    Path prefix = tmp.resolve("prefix");
+    Files.createDirectories(prefix.resolve("bin"));
+    Files.writeString(prefix.resolve("bin/other"), "someone else's\n");
+    Path install = ROOT.resolve("scripts/install");
+    Map<String, String> env = new HashMap<>(Map.of("HOME", tmp.toString(), "PATH", prefix.resolve("bin") + ":/usr/bin:/bin"));
+    String[] args = {"--tarball", tarball.toString(), "--prefix", prefix.toString()};
+
+    ReleaseProcess.Result first = ReleaseProcess.run(install, env, SHORT, args);
+    assertThat(first.exit()).as(first.err()).isZero();
+    assertThat(first.out()).contains("unpacked " + tarball.getFileName() + " into " + prefix.resolve("lib/agentdesk"))
+        .contains(prefix.resolve("bin") + " is on PATH: 'agentdesk' runs it");
+    Path exe = prefix.resolve("bin/agentdesk");
+    assertThat(Files.isSymbolicLink(exe)).isTrue();
+    assertThat(Files.readString(prefix.resolve("lib/agentdesk/lib/agentdesk.jsa.home"))).isEqualTo(prefix.resolve("lib/agentdesk").toString());
+    Map<String, String> minimal = env("installed");
+    minimal.put("AGENTDESK_JAVA_OPTS", "-Xshare:on");
+    assertThat(ReleaseProcess.run(exe, minimal, SHORT, "--version").exit()).as("runs through the link, CDS archive valid").isZero();
+    assertThat(Files.isSymbolicLink(prefix.resolve("share/man/man1/agentdesk.1"))).isTrue();
+
+    ReleaseProcess.Result again = ReleaseProcess.run(install, env, SHORT, args);
+    assertThat(again.out()).contains("already holds this release").contains("already in place; nothing changed");
+
+    ReleaseProcess.Result off = ReleaseProcess.run(install, env, SHORT, "--prefix", prefix.toString(), "--uninstall");
+    assertThat(off.exit()).as(off.err()).isZero();
+    assertThat(prefix.resolve("lib/agentdesk")).doesNotExist();
+    assertThat(exe).doesNotExist();
+    assertThat(prefix.resolve("share")).doesNotExist();
+    assertThat(prefix.resolve("bin/other")).hasContent("someone else's");
+  }
+
   /** The five things the issue names, on one installed agentdesk. */
   private void exercise(Path exe, Path home, String name) throws Exception {
     Map<String, String> env = env(name);
