@@ -9,7 +9,9 @@ import dev.agentdesk.transcripts.SearchFilter;
 import dev.agentdesk.transcripts.SearchHit;
 import dev.agentdesk.transcripts.SessionQuery;
 import dev.agentdesk.transcripts.SessionSummary;
+import dev.agentdesk.transcripts.UsageBlock;
 import dev.agentdesk.transcripts.UsageGrouping;
+import dev.agentdesk.transcripts.UsageQuery;
 import dev.agentdesk.transcripts.UsageReport;
 import dev.agentdesk.transcripts.UsageRow;
 import dev.agentdesk.transcripts.assemble.DetailJson;
@@ -29,7 +31,8 @@ final class HistoryTools {
   /** "Claude Code, Codex, …": the descriptions agents read name every provider the history reads. */
   private static final String PROVIDER_TITLES = java.util.Arrays.stream(Provider.values()).map(Provider::title)
       .collect(java.util.stream.Collectors.joining(", "));
-  private static final List<String> GROUPINGS = List.of("day", "model", "session", "provider", "project");
+  private static final List<String> GROUPINGS = List.of("day", "week", "month", "model", "session", "provider",
+      "project", "block");
 
   private final HistoryAccess history;
 
@@ -146,12 +149,23 @@ final class HistoryTools {
 
   private ToolDef usage() {
     Map<String, Object> in = Schema.object()
-        .opt("by", Schema.oneOf("How to group (default day)", GROUPINGS))
-        .opt("days", Schema.integer("With by=day: only the last N days (UTC)", 1, 3650))
+        .opt("by", Schema.oneOf("How to group (default day); week: ISO weeks (2026-W48); block: 5-hour usage windows"
+            + " with the active one's burn rate and projection", GROUPINGS))
+        .opt("days", Schema.integer("Only the last N days (in timezone), today included", 1, 3650))
+        .opt("since", Schema.string("Only responses on or after this day: YYYYMMDD or YYYY-MM-DD, in timezone"))
+        .opt("until", Schema.string("Only responses on or before this day (inclusive)"))
+        .opt("timezone", Schema.string("Time zone of days, weeks, months and dates, e.g. Europe/Berlin (default the"
+            + " server machine's)"))
+        .opt("project", Schema.string("Only sessions of this project (its folder name)"))
+        .opt("provider", Schema.oneOf("Only sessions of this agent", PROVIDERS))
+        .opt("session", Schema.string("Only this session (an unambiguous id prefix is enough)"))
+        .opt("model", Schema.string("Only responses of this model, as transcripts name it"))
+        .opt("breakdown", Schema.bool("Per-model rows inside each row (default false)"))
+        .opt("order", Schema.oneOf("Row order (default asc)", List.of("asc", "desc")))
         .build();
-    Map<String, Object> row = Schema.object()
-        .req("key", Schema.string("The day, model, session id, provider or project"))
-        .req("responses", Schema.integer("Model responses, each counted once"))
+    Map<String, Object> part = Schema.object()
+        .req("key", Schema.string("The model"))
+        .req("responses", Schema.integer(null))
         .req("input_tokens", Schema.integer(null))
         .req("output_tokens", Schema.integer(null))
         .req("cache_read_tokens", Schema.integer(null))
@@ -159,33 +173,102 @@ final class HistoryTools {
         .opt("cost_usd", Schema.number("Absent when no response of the group could be priced"))
         .req("unpriced_responses", Schema.integer("Responses whose model has no price"))
         .build();
+    Map<String, Object> row = Schema.object()
+        .req("key", Schema.string("The day, week, month, model, session id, provider, project or block start"))
+        .req("responses", Schema.integer("Model responses, each counted once"))
+        .req("input_tokens", Schema.integer(null))
+        .req("output_tokens", Schema.integer(null))
+        .req("cache_read_tokens", Schema.integer(null))
+        .req("cache_creation_tokens", Schema.integer(null))
+        .opt("cost_usd", Schema.number("Absent when no response of the group could be priced"))
+        .req("unpriced_responses", Schema.integer("Responses whose model has no price"))
+        .opt("models", Schema.array("With breakdown: the row's models, summing to the row", part))
+        .build();
+    Map<String, Object> block = Schema.object()
+        .req("start", Schema.string("ISO instant: the hour (UTC) of the block's first response"))
+        .req("end", Schema.string("start + 5 h"))
+        .req("responses", Schema.integer(null))
+        .req("tokens", Schema.integer("Input, output, cache read and cache creation tokens"))
+        .opt("cost_usd", Schema.number(null))
+        .req("models", Schema.array(null, Schema.string(null)))
+        .req("active", Schema.bool("Whether now is inside the block"))
+        .opt("remaining_minutes", Schema.integer("Active block only"))
+        .opt("tokens_per_minute", Schema.number("Active block only: since its first response"))
+        .opt("usd_per_hour", Schema.number("Active block only"))
+        .opt("projected_tokens", Schema.integer("Active block only: at its end if the rate holds"))
+        .opt("projected_cost_usd", Schema.number("Active block only"))
+        .build();
     Map<String, Object> out = Schema.object()
         .req("by", Schema.string(null))
+        .req("timezone", Schema.string(null))
         .req("rows", Schema.array(null, row))
         .req("total", row)
+        .opt("blocks", Schema.array("With by=block", block))
         .req("prices", Schema.string("Which price table priced the rows"))
         .req("warnings", Schema.array(null, Schema.string(null)))
         .build();
     return ToolDef.read("history_usage", "Tokens and cost",
-        "Token totals and cost in US dollars of the imported history, grouped by day, model, session,"
-            + " provider or project.",
+        "Token totals and cost in US dollars of the imported history, by day, week, month, model, session,"
+            + " provider, project or 5-hour block; the filters keep responses, so the total is the sum of the rows.",
         in, out, args -> {
           String byName = args.choice("by", GROUPINGS, "day");
           UsageGrouping by = UsageGrouping.valueOf(byName.toUpperCase(Locale.ROOT));
-          Integer days = args.optInt("days", 1, 3650);
-          if (days != null && by != UsageGrouping.DAY) {
-            throw args.bad("days applies only to by=day");
+          UsageQuery q;
+          try {
+            String zoneName = args.optString("timezone");
+            java.time.ZoneId zone = zoneName == null ? java.time.ZoneId.systemDefault() : UsageQuery.parseZone(zoneName);
+            Integer days = args.optInt("days", 1, 3650);
+            String sinceText = args.optString("since");
+            if (days != null && sinceText != null) {
+              throw args.bad("give days or since, not both");
+            }
+            LocalDate since = days != null ? LocalDate.now(zone).minusDays(days - 1L)
+                : sinceText == null ? null : UsageQuery.parseDate(sinceText);
+            String untilText = args.optString("until");
+            String provider = args.optString("provider");
+            q = UsageQuery.of(by).zone(zone).between(since, untilText == null ? null : UsageQuery.parseDate(untilText))
+                .project(args.optString("project")).provider(provider == null ? null : Provider.parse(provider))
+                .session(args.optString("session")).model(args.optString("model")).breakdown(args.flag("breakdown"))
+                .descending("desc".equals(args.choice("order", List.of("asc", "desc"), "asc")));
+          } catch (IllegalArgumentException e) {
+            throw args.bad(e.getMessage());
           }
-          String since = days == null ? null : LocalDate.now(ZoneOffset.UTC).minusDays(days - 1L).toString();
           PriceFiles.Loaded prices = history.prices();
-          UsageReport all = history.read(h -> h.usageReport(by, prices.table(), null));
-          UsageReport report = since == null ? all : all.keep(u -> u.key().compareTo(since) >= 0);
-          ObjectNode result = Jsons.object().put("by", byName);
+          UsageReport report = history.read(h -> h.usageReport(q, prices.table()));
+          ObjectNode result = Jsons.object().put("by", byName).put("timezone", q.zone().getId());
           ArrayNode rows = result.putArray("rows");
           for (UsageRow u : report.rows()) {
-            rows.add(row(u));
+            ObjectNode r = row(u);
+            List<UsageRow> parts = report.breakdown().get(u.key());
+            if (parts != null) {
+              ArrayNode models = r.putArray("models");
+              parts.forEach(p -> models.add(row(p)));
+            }
+            rows.add(r);
           }
           result.set("total", row(report.total()));
+          if (by == UsageGrouping.BLOCK) {
+            java.time.Instant now = java.time.Instant.now();
+            ArrayNode blocks = result.putArray("blocks");
+            for (UsageBlock b : report.blocks()) {
+              ObjectNode j = blocks.addObject().put("start", b.start().toString()).put("end", b.end().toString())
+                  .put("responses", b.responses()).put("tokens", b.tokens());
+              if (b.unpricedResponses() < b.responses()) {
+                j.put("cost_usd", Math.round(b.costUsd() * 1e6) / 1e6);
+              }
+              ArrayNode models = j.putArray("models");
+              b.models().forEach(models::add);
+              j.put("active", b.activeAt(now));
+              UsageBlock.Burn burn = b.burn(now);
+              if (burn != null) {
+                j.put("remaining_minutes", burn.remaining().toMinutes())
+                    .put("tokens_per_minute", Math.round(burn.tokensPerMinute() * 100) / 100.0)
+                    .put("usd_per_hour", Math.round(burn.usdPerHour() * 1e6) / 1e6)
+                    .put("projected_tokens", burn.projectedTokens())
+                    .put("projected_cost_usd", Math.round(burn.projectedUsd() * 1e6) / 1e6);
+              }
+            }
+          }
           result.put("prices", report.pricesSource() + " " + report.pricesVersion());
           ArrayNode warnings = result.putArray("warnings");
           prices.warnings().forEach(warnings::add);

@@ -123,7 +123,15 @@ public final class TranscriptHistory implements AutoCloseable {
    * @param sessionId only this session's usage (a full id), or null for the whole history
    */
   public UsageReport usageReport(UsageGrouping by, PriceTable prices, String sessionId) {
-    return UsageReports.build(store, by, prices, sessionId == null ? null : resolve(sessionId));
+    return usageReport(UsageQuery.of(by).session(sessionId), prices);
+  }
+
+  /**
+   * The usage report of {@code query}: its filters keep responses, so the total is the sum of the
+   * rows; periods and blocks in the query's time zone.
+   */
+  public UsageReport usageReport(UsageQuery query, PriceTable prices) {
+    return UsageReports.build(store, query, prices, query.session() == null ? null : resolve(query.session()));
   }
 
   /**

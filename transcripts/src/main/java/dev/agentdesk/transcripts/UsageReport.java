@@ -13,14 +13,33 @@ import java.util.Map;
  * @param recordedCostUsd by session id, the cost the agent itself recorded for the session, for the
  *     rows of a report {@linkplain UsageGrouping#SESSION by session} whose agent records one (empty
  *     for every other grouping): shown beside the calculated cost, never summed into it
+ * @param breakdown by row key, the row's per-model rows in model order, when the query asked for a
+ *     breakdown (empty otherwise); each row's models sum to the row
+ * @param blocks for a report {@linkplain UsageGrouping#BLOCK by block}, the blocks in the order of
+ *     {@code rows} (the row of a block is keyed by its start); empty for every other grouping
  */
 public record UsageReport(UsageGrouping by, List<UsageRow> rows, UsageRow total, String pricesSource,
     String pricesVersion, String pricesPublished, long rejectedResponses, String newestDay, List<String> warnings,
-    Map<String, Double> recordedCostUsd) {
+    Map<String, Double> recordedCostUsd, Map<String, List<UsageRow>> breakdown, List<UsageBlock> blocks) {
   public UsageReport {
     rows = List.copyOf(rows);
     warnings = List.copyOf(warnings);
     recordedCostUsd = Map.copyOf(recordedCostUsd);
+    breakdown = Map.copyOf(breakdown);
+    blocks = List.copyOf(blocks);
+  }
+
+  /** A report without breakdown or blocks. */
+  public UsageReport(UsageGrouping by, List<UsageRow> rows, UsageRow total, String pricesSource,
+      String pricesVersion, String pricesPublished, long rejectedResponses, String newestDay, List<String> warnings,
+      Map<String, Double> recordedCostUsd) {
+    this(by, rows, total, pricesSource, pricesVersion, pricesPublished, rejectedResponses, newestDay, warnings,
+        recordedCostUsd, Map.of(), List.of());
+  }
+
+  /** The block active at {@code now}, if any. */
+  public java.util.Optional<UsageBlock> activeBlock(java.time.Instant now) {
+    return blocks.stream().filter(b -> b.activeAt(now)).findFirst();
   }
 
   /** The recorded costs of the rows summed, or null when no row has one. */
@@ -29,7 +48,8 @@ public record UsageReport(UsageGrouping by, List<UsageRow> rows, UsageRow total,
   }
 
   /**
-   * This report with only the rows {@code keep} accepts, and a total that is their sum: a total
+   * This report with only the rows {@code keep} accepts (prefer the filters of {@link UsageQuery},
+   * which keep responses), and a total that is their sum: a total
    * always adds up the rows shown, never what a filter left out.
    */
   public UsageReport keep(java.util.function.Predicate<UsageRow> keep) {
@@ -51,7 +71,15 @@ public record UsageReport(UsageGrouping by, List<UsageRow> rows, UsageRow total,
     kept.forEach(r -> keys.add(r.key()));
     Map<String, Double> recorded = new java.util.HashMap<>(recordedCostUsd);
     recorded.keySet().retainAll(keys);
+    Map<String, List<UsageRow>> parts = new java.util.HashMap<>(breakdown);
+    parts.keySet().retainAll(keys);
+    List<UsageBlock> keptBlocks = new java.util.ArrayList<>();
+    for (int i = 0; i < rows.size() && i < blocks.size(); i++) {
+      if (keys.contains(rows.get(i).key())) {
+        keptBlocks.add(blocks.get(i));
+      }
+    }
     return new UsageReport(by, kept, sum, pricesSource, pricesVersion, pricesPublished, rejectedResponses, newestDay,
-        warnings, recorded);
+        warnings, recorded, parts, keptBlocks);
   }
 }

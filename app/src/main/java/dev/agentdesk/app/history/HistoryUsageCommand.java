@@ -5,13 +5,18 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentdesk.app.cli.HistoryCommand;
 import dev.agentdesk.app.cli.UserError;
+import dev.agentdesk.transcripts.Provider;
 import dev.agentdesk.transcripts.UsageGrouping;
+import dev.agentdesk.transcripts.UsageQuery;
 import dev.agentdesk.transcripts.UsageReport;
 import dev.agentdesk.transcripts.UsageRow;
 import dev.agentdesk.transcripts.cost.PriceFiles;
 import dev.agentdesk.transcripts.records.TokenUsage;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -20,7 +25,10 @@ import picocli.CommandLine.Option;
 
 /** {@code history usage}: token totals and their cost, each model response counted once. */
 @Command(name = "usage", mixinStandardHelpOptions = true,
-    description = {"Tokens and cost by day, session, model, provider or project; each model response is counted once.",
+    description = {"Tokens and cost by day, week, month, session, model, provider, project or 5-hour block; each model"
+        + " response is counted once.",
+        "The filters keep responses, so a total is always the sum of the rows shown. Days, weeks (ISO), months and"
+            + " the dates of --since/--until are in --timezone.",
         "Cost uses the price table of 'agentdesk prices'; a model without a price is named as unpriced, never $0."})
 public final class HistoryUsageCommand implements Callable<Integer> {
   @CommandLine.Spec
@@ -32,13 +40,59 @@ public final class HistoryUsageCommand implements Callable<Integer> {
   @CommandLine.Mixin
   DbOption db = new DbOption();
 
-  @Option(names = "--by", defaultValue = "day", paramLabel = "day|session|model|provider|project|response",
-      description = "Grouping (default ${DEFAULT-VALUE}); response lists one session's responses (with --session)",
+  @Option(names = "--by", defaultValue = "day",
+      paramLabel = "day|week|month|session|model|provider|project|block|response",
+      description = {"Grouping (default ${DEFAULT-VALUE}); week: ISO weeks (2026-W48); month: 2026-11;",
+          "block: 5-hour usage windows (each starts at the hour of its first response, in UTC) with the active one's"
+              + " burn rate and projection; response lists one session's responses (with --session)"},
       converter = GroupingConverter.class)
   UsageGrouping by;
 
+  @Option(names = "--breakdown", description = "Per-model rows inside each row")
+  boolean breakdown;
+
+  @Option(names = "--order", paramLabel = "asc|desc", defaultValue = "asc",
+      description = "Row order (default ${DEFAULT-VALUE}: oldest period first)")
+  String order;
+
+  @Option(names = {"--timezone", "-z"}, paramLabel = "ZONE",
+      description = "Time zone of days, weeks, months, blocks and dates, e.g. Europe/Berlin or UTC (default the"
+          + " machine's)")
+  String timezone;
+
+  @Option(names = "--since", paramLabel = "DAY", description = "Only responses on or after this day (YYYYMMDD or YYYY-MM-DD)")
+  String since;
+
+  @Option(names = "--until", paramLabel = "DAY", description = "Only responses on or before this day (inclusive)")
+  String until;
+
+  @Option(names = "--project", paramLabel = "NAME", description = "Only sessions of this project (its folder name)")
+  String project;
+
+  @Option(names = "--provider", paramLabel = "P", description = "Only sessions of this agent (claude, codex, …)")
+  String provider;
+
   @Option(names = "--session", paramLabel = "ID", description = "Only this session (an unambiguous id prefix is enough)")
   String session;
+
+  @Option(names = "--model", paramLabel = "MODEL", description = "Only responses of this model, as transcripts name it")
+  String model;
+
+  @Option(names = "--token-limit", paramLabel = "N|max",
+      description = "With --by block: warn when a block exceeds N tokens or the active one is projected to; max is the"
+          + " largest past block")
+  String tokenLimit;
+
+  @Option(names = "--live", description = "With --by block: redraw every --refresh seconds in the terminal until"
+      + " Ctrl-C (without a terminal: print once)")
+  boolean live;
+
+  @Option(names = "--refresh", paramLabel = "SECONDS", defaultValue = "5", description = "Seconds between --live"
+      + " redraws (default ${DEFAULT-VALUE})")
+  int refresh;
+
+  @Option(names = "--now", hidden = true, paramLabel = "INSTANT", description = "The time of the active block (tests)")
+  String now;
 
   @Option(names = "--json", description = "Print JSON")
   boolean json;
@@ -55,25 +109,74 @@ public final class HistoryUsageCommand implements Callable<Integer> {
         return UsageGrouping.valueOf(value.toUpperCase(Locale.ROOT));
       } catch (IllegalArgumentException e) {
         throw new CommandLine.TypeConversionException(
-            "expected day, session, model, provider, project or response, not '" + value + "'");
+            "expected day, week, month, session, model, provider, project, block or response, not '" + value + "'");
       }
+    }
+  }
+
+  /** The query the options describe. */
+  UsageQuery query() {
+    if (by == UsageGrouping.RESPONSE && session == null) {
+      throw new UserError("--by response lists one session's responses: give --session ID");
+    }
+    if (!order.equalsIgnoreCase("asc") && !order.equalsIgnoreCase("desc")) {
+      throw new UserError("--order is asc or desc, not '" + order + "'");
+    }
+    if ((tokenLimit != null || live) && by != UsageGrouping.BLOCK) {
+      throw new UserError((live ? "--live" : "--token-limit") + " applies to --by block");
+    }
+    try {
+      UsageQuery q = UsageQuery.of(by).zone(timezone == null ? ZoneId.systemDefault() : UsageQuery.parseZone(timezone))
+          .between(since == null ? null : UsageQuery.parseDate(since), until == null ? null : UsageQuery.parseDate(until))
+          .project(project).provider(provider == null ? null : Provider.parse(provider)).session(session).model(model)
+          .breakdown(breakdown).descending(order.equalsIgnoreCase("desc"));
+      if (q.since() != null && q.until() != null && q.until().isBefore(q.since())) {
+        throw new UserError("--until " + until + " is before --since " + since);
+      }
+      return q;
+    } catch (IllegalArgumentException e) {
+      throw new UserError(e.getMessage());
     }
   }
 
   @Override
   public Integer call() throws Exception {
-    if (by == UsageGrouping.RESPONSE && session == null) {
-      throw new UserError("--by response lists one session's responses: give --session ID");
-    }
+    UsageQuery q = query();
     PrintWriter err = spec.commandLine().getErr();
-    PriceFiles.Loaded prices = Costs.load(configDir, err);
-    UsageReport report = HistorySupport.withHistory(db, parent, h -> h.usageReport(by, prices.table(), session));
     PrintWriter out = spec.commandLine().getOut();
+    PriceFiles.Loaded prices = Costs.load(configDir, err);
+    boolean redraw = live && System.console() != null && !json;
+    while (true) {
+      UsageReport report = HistorySupport.withHistory(db, parent, h -> h.usageReport(q, prices.table()));
+      Instant at = now == null ? Instant.now() : Instant.parse(now);
+      if (redraw) {
+        out.print("\033[H\033[2J");
+      }
+      print(out, q, report, prices, at);
+      report.warnings().forEach(w -> err.println("warning: " + w));
+      err.flush();
+      if (!redraw) {
+        return 0;
+      }
+      out.println("refreshing every " + refresh + " s; Ctrl-C to stop");
+      out.flush();
+      Thread.sleep(Math.max(1, refresh) * 1000L);
+    }
+  }
+
+  private void print(PrintWriter out, UsageQuery q, UsageReport report, PriceFiles.Loaded prices, Instant at)
+      throws Exception {
+    Long limit;
+    try {
+      limit = UsageBlocksView.limit(tokenLimit, report, at);
+    } catch (IllegalArgumentException e) {
+      throw new UserError(e.getMessage());
+    }
     String name = by.name().toLowerCase(Locale.ROOT);
     if (json) {
       ObjectMapper m = new ObjectMapper();
       ObjectNode o = m.createObjectNode();
-      o.put("by", name);
+      o.put("by", name).put("timezone", q.zone().getId());
       ArrayNode a = o.putArray("rows");
       boolean bySession = by == UsageGrouping.SESSION;
       for (UsageRow r : report.rows()) {
@@ -83,15 +186,28 @@ public final class HistoryUsageCommand implements Callable<Integer> {
           // the agent's own figure beside the calculated one (null when it records none)
           row.put("recorded_cost_usd", report.recordedCostUsd().get(r.key()));
         }
+        List<UsageRow> parts = report.breakdown().get(r.key());
+        if (parts != null) {
+          ArrayNode models = row.putArray("models");
+          for (UsageRow p : parts) {
+            row(models.addObject().put("model", p.key()), p);
+          }
+        }
       }
       ObjectNode total = o.putObject("total");
       row(total, report.total());
       if (bySession) {
         total.put("recorded_cost_usd", report.recordedCostTotal());
       }
+      if (by == UsageGrouping.BLOCK) {
+        UsageBlocksView.put(o, report, at, limit);
+      }
       Costs.putReport(o, report);
       prices.warnings().forEach(w -> ((ArrayNode) o.get("warnings")).add(w));
       out.println(m.writeValueAsString(o));
+    } else if (by == UsageGrouping.BLOCK) {
+      UsageBlocksView.print(out, report, q.zone(), at, limit);
+      prices(out, report);
     } else {
       int width = by == UsageGrouping.SESSION || by == UsageGrouping.RESPONSE ? 40 : 28;
       boolean recorded = by == UsageGrouping.SESSION && !report.recordedCostUsd().isEmpty();
@@ -99,15 +215,19 @@ public final class HistoryUsageCommand implements Callable<Integer> {
           "responses", "input", "output", "cache read", "cache creation", "cost_usd", "recorded_usd");
       for (UsageRow r : report.rows()) {
         line(out, width, r.key(), r, recorded ? report.recordedCostUsd().get(r.key()) : null, recorded);
+        for (UsageRow p : report.breakdown().getOrDefault(r.key(), List.of())) {
+          line(out, width, "  " + p.key(), p, null, false);
+        }
       }
       line(out, width, "total", report.total(), report.recordedCostTotal(), recorded);
-      out.printf("prices: %s %s%s%n", report.pricesSource(), report.pricesVersion(),
-          report.pricesPublished() == null ? "" : " (published " + report.pricesPublished() + ")");
+      prices(out, report);
     }
     out.flush();
-    report.warnings().forEach(w -> err.println("warning: " + w));
-    err.flush();
-    return 0;
+  }
+
+  private static void prices(PrintWriter out, UsageReport report) {
+    out.printf("prices: %s %s%s%n", report.pricesSource(), report.pricesVersion(),
+        report.pricesPublished() == null ? "" : " (published " + report.pricesPublished() + ")");
   }
 
   private static void row(ObjectNode o, UsageRow r) {

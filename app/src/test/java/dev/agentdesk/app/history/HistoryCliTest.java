@@ -208,9 +208,19 @@ class HistoryCliTest {
     assertThat(badProvider.exit()).isEqualTo(2);
     assertThat(badProvider.err()).contains("unknown provider 'goose'");
 
-    CliRun badGrouping = run("history", "usage", "--by", "week", "--db", db.toString());
+    CliRun badGrouping = run("history", "usage", "--by", "weekly", "--db", db.toString());
     assertThat(badGrouping.exit()).isEqualTo(2);
-    assertThat(badGrouping.err()).contains("expected day, session, model, provider, project or response");
+    assertThat(badGrouping.err()).contains("expected day, week, month, session, model, provider, project, block or"
+        + " response");
+    CliRun badDay = run("history", "usage", "--since", "2026-13-01", "--db", db.toString());
+    assertThat(badDay.exit()).isEqualTo(2);
+    assertThat(badDay.err()).contains("expected a day as YYYYMMDD or YYYY-MM-DD, not '2026-13-01'");
+    CliRun badZone = run("history", "usage", "--timezone", "Mars/Olympus", "--db", db.toString());
+    assertThat(badZone.exit()).isEqualTo(2);
+    assertThat(badZone.err()).contains("expected a time zone such as Europe/Berlin");
+    CliRun limitWithoutBlocks = run("history", "usage", "--token-limit", "max", "--db", db.toString());
+    assertThat(limitWithoutBlocks.exit()).isEqualTo(2);
+    assertThat(limitWithoutBlocks.err()).contains("--token-limit applies to --by block");
 
     CliRun punctuation = run("history", "search", "???", "--db", db.toString());
     assertThat(punctuation.exit()).isEqualTo(2);

@@ -439,19 +439,44 @@ public final class TranscriptStore implements AutoCloseable {
     return out;
   }
 
-  /** One response that counts: the message whose copy of the usage is counted. */
+  /**
+   * One response that counts: the message whose copy of the usage is counted, with its timestamp as
+   * the transcript wrote it (null when not asked for or unknown).
+   */
   public record UsageResponse(String sessionId, String source, String project, String uuid, String day, String model,
-      TokenUsage usage) {}
+      TokenUsage usage, String timestamp) {}
 
   /** Streams every response that counts, of one session if {@code sessionId} is not null, in session and ordinal order. */
   public void forEachUsageResponse(String sessionId, Consumer<UsageResponse> sink) {
+    forEachUsageResponse(sessionId, false, sink);
+  }
+
+  /**
+   * As {@link #forEachUsageResponse(String, Consumer)}; with {@code timestamps} each response also
+   * carries its message's timestamp (one more read of the packed message fields per response).
+   */
+  public void forEachUsageResponse(String sessionId, boolean timestamps, Consumer<UsageResponse> sink) {
     usageRows("SELECT c.session_id, s.source, s.project, c.uuid, c.day, c.model, c.input_tokens, c.output_tokens,"
-        + " c.cache_read_tokens, c.cache_write_tokens, c.cache_write_1h_tokens FROM usage_candidates c"
-        + " JOIN sessions s ON s.id = c.session_id WHERE c.winner = 1"
+        + " c.cache_read_tokens, c.cache_write_tokens, c.cache_write_1h_tokens"
+        + (timestamps ? ", m.fields" : "") + " FROM usage_candidates c"
+        + " JOIN sessions s ON s.id = c.session_id"
+        + (timestamps ? " LEFT JOIN messages m ON m.session_id = c.session_id AND m.uuid = c.uuid" : "")
+        + " WHERE c.winner = 1"
         + (sessionId == null ? "" : " AND c.session_id = ?") + " ORDER BY c.session_id, c.ordinal", sessionId,
         rs -> sink.accept(new UsageResponse(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
             rs.getString(5), rs.getString(6), new TokenUsage(rs.getLong(7), rs.getLong(8), rs.getLong(9),
-            rs.getLong(10), rs.getLong(11)))));
+            rs.getLong(10), rs.getLong(11)), timestamps ? timestamp(rs.getBytes(12), rs.getString(4)) : null)));
+  }
+
+  /** The timestamp packed in a message's fields (after its parent uuid and ordinal), or null. */
+  private static String timestamp(byte[] fields, String uuid) {
+    if (fields == null) {
+      return null;
+    }
+    Packed.In in = new Packed.In(fields, "message", uuid);
+    in.str();
+    in.lng();
+    return in.str();
   }
 
   private interface RowSink {

@@ -23,8 +23,6 @@ import dev.agentdesk.transcripts.assemble.DetailJson;
 import dev.agentdesk.transcripts.index.Importer;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
-import java.time.LocalDate;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -194,58 +192,8 @@ public final class HistoryArea implements ApiArea, EventSnapshot {
     ctx.json(new SearchResult(q, hits));
   }
 
-  record UsageJson(String key, long responses, long input_tokens, long output_tokens, long cache_read_tokens,
-      long cache_creation_tokens, long cache_creation_1h_tokens, Double cost_usd, long unpriced_responses,
-      List<String> unpriced_models) {
-    static UsageJson of(UsageRow u) {
-      Double cost = u.responses() > 0 && !u.hasCost() ? null : Math.round(u.costUsd() * 1e6) / 1e6;
-      return new UsageJson(u.key(), u.responses(), u.usage().input(), u.usage().output(), u.usage().cacheRead(),
-          u.usage().cacheCreation(), u.usage().cacheCreation1h(), cost, u.unpricedResponses(), u.unpricedModels());
-    }
-  }
-
-  record PricesJson(String source, String version, String published) {}
-
-  record UsageResult(String by, List<UsageJson> rows, UsageJson total, PricesJson prices, long rejected_responses,
-      List<String> warnings) {}
-
   private void usage(Context ctx) {
-    String byName = ctx.queryParamAsClass("by", String.class).getOrDefault("day").toLowerCase(Locale.ROOT);
-    UsageGrouping by = switch (byName) {
-      case "day" -> UsageGrouping.DAY;
-      case "model" -> UsageGrouping.MODEL;
-      case "session" -> UsageGrouping.SESSION;
-      case "provider" -> UsageGrouping.PROVIDER;
-      case "project" -> UsageGrouping.PROJECT;
-      case "response" -> UsageGrouping.RESPONSE;
-      default -> throw ServeException.badRequest(
-          "by must be day, model, session, provider, project or response, got '" + byName + "'");
-    };
-    String session = blankToNull(ctx.queryParam("session"));
-    if (by == UsageGrouping.RESPONSE && session == null) {
-      throw ServeException.badRequest("by=response lists one session's responses: give session=ID");
-    }
-    String days = ctx.queryParam("days");
-    String since = null;
-    if (days != null) {
-      int n = intParam(ctx, "days", 30, 1, 3650);
-      if (by != UsageGrouping.DAY) {
-        throw ServeException.badRequest("days applies only to by=day");
-      }
-      since = LocalDate.now(ZoneOffset.UTC).minusDays(n - 1L).toString();
-    }
-    PriceFiles.Loaded prices = prices();
-    UsageReport all = read(h -> h.usageReport(by, prices.table(), session));
-    String from = since;
-    UsageReport report = from == null ? all : all.keep(u -> u.key().compareTo(from) >= 0);
-    List<UsageJson> out = new ArrayList<>();
-    for (UsageRow u : report.rows()) {
-      out.add(UsageJson.of(u));
-    }
-    List<String> warnings = new ArrayList<>(prices.warnings());
-    warnings.addAll(report.warnings());
-    ctx.json(new UsageResult(byName, out, UsageJson.of(report.total()), new PricesJson(report.pricesSource(),
-        report.pricesVersion(), report.pricesPublished()), report.rejectedResponses(), warnings));
+    ctx.json(UsageRoute.answer(ctx, this::read, prices()));
   }
 
   /**

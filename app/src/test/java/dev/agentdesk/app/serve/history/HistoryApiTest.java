@@ -140,8 +140,36 @@ class HistoryApiTest {
       totalByModel += row.get("output_tokens").asLong();
     }
     assertThat(total).isEqualTo(totalByModel);
-    assertThat(s.get("/api/history/usage?by=week").status()).isEqualTo(400);
-    assertThat(s.get("/api/history/usage?by=model&days=3").status()).isEqualTo(400);
+    assertThat(s.get("/api/history/usage?by=weekly").status()).isEqualTo(400);
+    assertThat(s.get("/api/history/usage?by=day&timezone=Mars/Olympus").status()).isEqualTo(400);
+    assertThat(s.get("/api/history/usage?by=day&since=yesterday").status()).isEqualTo(400);
+    assertThat(s.get("/api/history/usage?by=day&days=3&since=20260101").status()).isEqualTo(400);
+    // weeks, months and blocks hold the same responses as days; every filter applies to every grouping
+    for (String by : new String[] {"week", "month", "block"}) {
+      JsonNode other = s.get("/api/history/usage?timezone=Europe/Berlin&by=" + by).json();
+      assertThat(other.get("total").get("output_tokens").asLong()).as(by).isEqualTo(totalByModel);
+      assertThat(other.get("timezone").asText()).isEqualTo("Europe/Berlin");
+    }
+    assertThat(s.get("/api/history/usage?by=week").json().get("rows"))
+        .allSatisfy(r -> assertThat(r.get("key").asText()).matches("\\d{4}-W\\d{2}|unknown"));
+    JsonNode blocks = s.get("/api/history/usage?by=block&timezone=UTC&token_limit=max").json();
+    assertThat(blocks.get("blocks")).hasSameSizeAs(blocks.get("rows")).isNotEmpty();
+    assertThat(blocks.get("blocks").get(0).get("start").asText()).endsWith(":00:00Z");
+    String firstModel = byModel.get("rows").get(0).get("key").asText();
+    JsonNode oneModel = s.get("/api/history/usage?by=day&model=" + firstModel + "&since=20000101&until=2999-12-31")
+        .json();
+    assertThat(oneModel.get("total").get("output_tokens").asLong())
+        .isEqualTo(byModel.get("rows").get(0).get("output_tokens").asLong());
+    JsonNode broken = s.get("/api/history/usage?by=month&breakdown=true&order=desc").json();
+    for (JsonNode row : broken.get("rows")) {
+      long sum = 0;
+      for (JsonNode m : row.get("models")) {
+        sum += m.get("output_tokens").asLong();
+      }
+      assertThat(sum).as(row.get("key").asText()).isEqualTo(row.get("output_tokens").asLong());
+    }
+    JsonNode modelDays = s.get("/api/history/usage?by=model&days=3650").json();
+    assertThat(modelDays.get("total").get("output_tokens").asLong()).isEqualTo(totalByModel);
 
     // A filter keeps rows, and the total is the sum of the rows it kept. The fixtures are older than
     // today, so the last day alone keeps fewer responses than all of them.
