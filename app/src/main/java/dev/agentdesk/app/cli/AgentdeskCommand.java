@@ -27,6 +27,7 @@ import picocli.CommandLine.Command;
         dev.agentdesk.app.history.PricesCommand.class,
         dev.agentdesk.app.doctor.DoctorCommand.class,
         dev.agentdesk.app.dist.DistFilesCommand.class,
+        dev.agentdesk.app.history.StatuslineCommand.class,
         CommandLine.HelpCommand.class
     })
 public final class AgentdeskCommand implements Runnable {
