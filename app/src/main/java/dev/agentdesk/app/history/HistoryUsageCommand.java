@@ -214,12 +214,12 @@ public final class HistoryUsageCommand implements Callable<Integer> {
       out.printf("%-" + width + "s %9s %14s %14s %16s %16s %12s" + (recorded ? " %14s" : "") + "%n", name,
           "responses", "input", "output", "cache read", "cache creation", "cost_usd", "recorded_usd");
       for (UsageRow r : report.rows()) {
-        line(out, width, r.key(), r, recorded ? report.recordedCostUsd().get(r.key()) : null, recorded);
+        line(out, width, r.key(), r, recorded ? report.recordedCostUsd().get(r.key()) : null, recorded, "");
         for (UsageRow p : report.breakdown().getOrDefault(r.key(), List.of())) {
-          line(out, width, "  " + p.key(), p, null, false);
+          line(out, width, p.key(), p, null, false, "  ");
         }
       }
-      line(out, width, "total", report.total(), report.recordedCostTotal(), recorded);
+      line(out, width, "total", report.total(), report.recordedCostTotal(), recorded, "");
       prices(out, report);
     }
     out.flush();
@@ -240,9 +240,10 @@ public final class HistoryUsageCommand implements Callable<Integer> {
 
   /** One table row; {@code withRecorded} adds the agent's own figure ("-" when it records none). */
   private static void line(PrintWriter out, int width, String key, UsageRow r, Double recordedUsd,
-      boolean withRecorded) {
+      boolean withRecorded, String indent) {
     TokenUsage u = r.usage();
-    out.printf("%-" + width + "s %9d %14d %14d %16d %16d %12s%s%n", HistorySupport.shorten(key, width), r.responses(),
+    out.printf("%-" + width + "s %9d %14d %14d %16d %16d %12s%s%n",
+        indent + HistorySupport.shorten(key, width - indent.length()), r.responses(),
         u.input(), u.output(), u.cacheRead(), u.cacheCreation(), Costs.cell(r),
         withRecorded ? String.format(Locale.ROOT, " %14s", recordedUsd == null ? "-" : Costs.usd(recordedUsd)) : "");
   }

@@ -85,7 +85,7 @@ class HistoryUsagePeriodsCliTest {
   @Test
   void blocksShowTheActiveOneWithItsBurnRateAndTheLimit() throws IOException {
     // at 22:10 UTC on the 1st: the block 20:00–01:00 is active, 900 tokens over the 120 min since 20:10
-    JsonNode before = json("--by", "block", "-z", "UTC", "--until", "2026-12-01", "--now", "2026-12-01T22:10:00Z",
+    JsonNode before = json("--by", "block", "-z", "UTC", "--since", "20261201", "--until", "2026-12-01", "--now", "2026-12-01T22:10:00Z",
         "--token-limit", "1000");
     assertThat(before.get("blocks")).hasSize(1);
     JsonNode active = before.get("blocks").get(0);

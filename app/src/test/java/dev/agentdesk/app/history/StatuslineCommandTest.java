@@ -1,0 +1,150 @@
+package dev.agentdesk.app.history;
+
+import static dev.agentdesk.app.CliRun.run;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agentdesk.app.CliRun;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code agentdesk statusline} with the JSON Claude Code documents for its statusLine command, on a
+ * real SQLite file: 1000 + 2000 input tokens of Sonnet ($3/M) today at 20:10 and 21:50 UTC in this
+ * session, so the session and today cost $0.009 and the block 20:00–01:00 is active at 22:10.
+ */
+class StatuslineCommandTest {
+  static final String SESSION = "5e55a000-0000-4000-8000-000000000001";
+  /** Claude Code's documented statusLine input (code.claude.com/docs/en/statusline), for {@link #SESSION}. */
+  static final String INPUT = """
+      {"hook_event_name": "Status", "session_id": "%s",
+       "transcript_path": "/home/dev/.claude/projects/-home-dev-shop/%s.jsonl", "cwd": "/home/dev/shop",
+       "model": {"id": "claude-sonnet-4-5-20250929", "display_name": "Sonnet 4.5"},
+       "workspace": {"current_dir": "/home/dev/shop", "project_dir": "/home/dev/shop"},
+       "version": "2.1.0", "output_style": {"name": "default"},
+       "cost": {"total_cost_usd": 0.0123, "total_duration_ms": 45000, "total_api_duration_ms": 2300,
+                "total_lines_added": 156, "total_lines_removed": 23}}
+      """.formatted(SESSION, SESSION);
+
+  @TempDir
+  Path dir;
+  Path db;
+  InputStream stdin;
+
+  @BeforeEach
+  void importFixture() throws IOException {
+    stdin = System.in;
+    Path project = Files.createDirectories(dir.resolve("projects/-home-dev-shop"));
+    Files.writeString(project.resolve(SESSION + ".jsonl"),
+        HistoryUsagePeriodsCliTest.line("a1", "2026-12-01T20:10:00.000Z", 1000).replace("{\"type\"",
+            "{\"sessionId\":\"" + SESSION + "\",\"type\"")
+            + HistoryUsagePeriodsCliTest.line("a2", "2026-12-01T21:50:00.000Z", 2000).replace("{\"type\"",
+            "{\"sessionId\":\"" + SESSION + "\",\"type\""));
+    db = dir.resolve("h.db");
+    CliRun imported = run("history", "import", "--claude", dir.resolve("projects").toString(), "--no-progress",
+        "--db", db.toString());
+    assertThat(imported.exit()).as(imported.err()).isZero();
+  }
+
+  @AfterEach
+  void restoreStdin() {
+    System.setIn(stdin);
+  }
+
+  private CliRun statusline(String input, String... args) {
+    System.setIn(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)));
+    String[] all = new String[args.length + 5];
+    all[0] = "statusline";
+    all[1] = "--timezone";
+    all[2] = "UTC";
+    all[3] = "--now";
+    all[4] = "2026-12-01T22:10:00Z";
+    System.arraycopy(args, 0, all, 5, args.length);
+    return run(all);
+  }
+
+  @Test
+  void fromTheDatabaseTheSessionTodayAndTheActiveBlock() {
+    CliRun r = statusline(INPUT, "--server", "none", "--db", db.toString(), "--timeout-ms", "5000");
+    assertThat(r.exit()).isZero();
+    // 3000 tokens over the 120 minutes since 20:10: 25 tokens/min, $0.0045/h; 170 minutes left
+    assertThat(r.out().strip()).isEqualTo(
+        "Sonnet 4.5 | session $0.0090 | today $0.0090 | block 2h50m left, $0.0045/h, 25 tok/min");
+    assertThat(r.err()).isEmpty();
+  }
+
+  @Test
+  void aServerThatIsNotThereIsSkippedForTheDatabase() {
+    CliRun r = statusline(INPUT, "--server", "http://127.0.0.1:1/", "--db", db.toString(), "--timeout-ms", "5000");
+    assertThat(r.out()).contains("today $0.0090").contains("block 2h50m left");
+  }
+
+  @Test
+  void aMissingDatabaseOrBadInputStillGivesALineAndNoTrace() {
+    CliRun missing = statusline(INPUT, "--server", "none", "--db", dir.resolve("nope.db").toString());
+    assertThat(missing.exit()).isZero();
+    assertThat(missing.out().strip()).isEqualTo("Sonnet 4.5 | session $0.0123"); // Claude Code's own figure
+    assertThat(missing.err()).isEmpty();
+    assertThat(Files.exists(dir.resolve("nope.db"))).as("no database is created").isFalse();
+
+    CliRun garbage = statusline("not json", "--server", "none", "--db", dir.resolve("nope.db").toString());
+    assertThat(garbage.exit()).isZero();
+    assertThat(garbage.out().strip()).isEqualTo("agentdesk");
+  }
+
+  @Test
+  void aDatabaseLockedByAWriterIsStillRead() throws Exception {
+    // the history is in WAL mode: an import's write transaction does not stop a reader
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement()) {
+      s.execute("BEGIN EXCLUSIVE");
+      CliRun r = statusline(INPUT, "--server", "none", "--db", db.toString(), "--timeout-ms", "5000");
+      assertThat(r.exit()).isZero();
+      assertThat(r.out()).contains("today $0.0090");
+      assertThat(r.err()).isEmpty();
+      s.execute("ROLLBACK");
+    }
+  }
+
+  @Test
+  void aServerThatDoesNotAnswerIsNotWaitedFor() throws Exception {
+    // accepts the connection, never answers: only the deadline ends the wait
+    try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      Thread acceptor = new Thread(() -> {
+        try {
+          while (true) {
+            silent.accept();
+          }
+        } catch (IOException closed) {
+          // the test is over
+        }
+      });
+      acceptor.setDaemon(true);
+      acceptor.start();
+      long start = System.nanoTime();
+      CliRun r = statusline(INPUT, "--server", "http://127.0.0.1:" + silent.getLocalPort() + "/", "--db",
+          db.toString(), "--timeout-ms", "300");
+      long ms = (System.nanoTime() - start) / 1_000_000;
+      assertThat(r.exit()).isZero();
+      assertThat(r.out().strip()).isEqualTo("Sonnet 4.5 | session $0.0123");
+      assertThat(r.err()).isEmpty();
+      assertThat(ms).as("ms").isLessThan(1500);
+    }
+  }
+
+  @Test
+  void theLineWithoutFigures() {
+    assertThat(StatuslineCommand.line(new StatuslineCommand.Input(null, "", null), null)).isEqualTo("agentdesk");
+  }
+}
