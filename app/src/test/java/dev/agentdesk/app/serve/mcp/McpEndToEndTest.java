@@ -94,6 +94,9 @@ class McpEndToEndTest {
         .call("history_session_page2", "history_session", Map.of("id", HistoryFixtures.SMALL_SESSION, "offset", 3))
         .call("history_usage", "history_usage", Map.of("by", "model"))
         .call("history_usage_days", "history_usage", Map.of("by", "day", "days", 3650))
+        .call("history_usage_weeks", "history_usage", Map.of("by", "week", "timezone", "Europe/Berlin",
+            "breakdown", true, "order", "desc", "since", "20000101", "provider", "claude"))
+        .call("history_usage_blocks", "history_usage", Map.of("by", "block", "timezone", "UTC"))
         .call("history_usage_today", "history_usage", Map.of("by", "day", "days", 1))
         .call("history_sessions", "history_sessions", Map.of("provider", "claude", "limit", 10))
         .call("terminal_list", "terminal_list", Map.of())
@@ -150,7 +153,7 @@ class McpEndToEndTest {
 
     // Every successful call conforms to its declared output schema (Ajv, strict).
     for (String label : List.of("history_search", "history_session", "history_session_page2", "history_usage",
-        "history_usage_days", "history_sessions", "terminal_list", "terminal_send", "terminal_read", "terminal_send_key",
+        "history_usage_days", "history_usage_weeks", "history_usage_blocks", "history_sessions", "terminal_list", "terminal_send", "terminal_read", "terminal_send_key",
         "terminal_start", "agent_list", "agent_diff", "agent_start", "sandbox_list", "sandbox_screenshot", "sandbox_act",
         "sandbox_act_type", "sandbox_observe", "sandbox_exec")) {
       JsonNode step = r.step(label);
@@ -173,6 +176,19 @@ class McpEndToEndTest {
     assertThat(r.result("history_session_page2").path("structuredContent").path("entries").size()).isEqualTo(total - 3);
 
     JsonNode usage = r.result("history_usage").path("structuredContent");
+    // weeks and blocks hold the responses the models do; a week's models sum to the week
+    JsonNode blocks = r.result("history_usage_blocks").path("structuredContent");
+    assertThat(blocks.path("total").path("output_tokens").asLong())
+        .isEqualTo(usage.path("total").path("output_tokens").asLong());
+    assertThat(blocks.path("blocks").size()).isEqualTo(blocks.path("rows").size()).isPositive();
+    for (JsonNode week : r.result("history_usage_weeks").path("structuredContent").path("rows")) {
+      assertThat(week.path("key").asText()).matches("\\d{4}-W\\d{2}");
+      long sum = 0;
+      for (JsonNode m : week.path("models")) {
+        sum += m.path("output_tokens").asLong();
+      }
+      assertThat(sum).isEqualTo(week.path("output_tokens").asLong());
+    }
     assertThat(usage.path("rows").size()).isPositive();
     assertThat(usage.path("total").path("output_tokens").asLong()).isPositive();
     // A total is the sum of the rows the filter kept (the fixtures are older than today).
@@ -236,7 +252,7 @@ class McpEndToEndTest {
     errors.put("err_limit", "limit must be between 1 and 200, got 0");
     errors.put("err_type", "limit must be a whole number");
     errors.put("err_unknown_arg", "unknown argument 'limt'");
-    errors.put("err_grouping", "by must be one of day, model, session, provider, project");
+    errors.put("err_grouping", "by must be one of day, week, month, model, session, provider, project, block");
     errors.put("err_unknown_terminal", "not_found: no terminal nope");
     errors.put("err_send_both", "give exactly one of text or key");
     errors.put("err_verb", "type must be one of click");
