@@ -1,5 +1,6 @@
-// Usage: cost and tokens by day, cost by model and by project, drawn as SVG from /api/history/usage.
-// A model without a price is named as unpriced (cost_usd null), never drawn as $0.
+// Usage: cost and tokens by day, cost by period (day, week, month in the browser's time zone), the
+// 5-hour blocks with the active one as a gauge, cost by model and by project, drawn as SVG from
+// /api/history/usage. A model without a price is named as unpriced (cost_usd null), never drawn as $0.
 import { get, qs } from '../api.js';
 import { h, clear, notice, fmtNumber } from '../dom.js';
 
@@ -25,18 +26,25 @@ export async function usagePage(view, params, health) {
   }
   const days = Math.min(365, Math.max(1, parseInt(params.get('days') || '30', 10) || 30));
   const withCacheReads = params.get('cache_reads') === '1';
-  const [byDay, byModel, byProject] = await Promise.all([
+  const period = ['day', 'week', 'month'].includes(params.get('period')) ? params.get('period') : 'day';
+  const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  const since = new Date(Date.now() - 7 * 86400000).toISOString().slice(0, 10);
+  const [byDay, byModel, byProject, byPeriod, byBlock] = await Promise.all([
     get('/api/history/usage' + qs({ by: 'day' })),
     get('/api/history/usage' + qs({ by: 'model' })),
     get('/api/history/usage' + qs({ by: 'project' })),
+    get('/api/history/usage' + qs({ by: period, timezone, order: 'desc', days: period === 'day' ? days : '' })),
+    get('/api/history/usage' + qs({ by: 'block', timezone, since, order: 'desc' })),
   ]);
   const kinds = KINDS.filter(k => withCacheReads || k.key !== 'cache_read_tokens');
   const daysSel = h('select#usage-days', [7, 30, 90, 365].map(d => h('option', { value: d, selected: d === days }, 'last ' + d + ' days')));
   const cacheBox = h('input#usage-cache-reads', { type: 'checkbox', checked: withCacheReads });
-  const go = () => { location.hash = '#/usage' + qs({ days: daysSel.value, cache_reads: cacheBox.checked ? 1 : '' }); };
+  const periodSel = h('select#usage-period', ['day', 'week', 'month'].map(p => h('option', { value: p, selected: p === period }, 'by ' + p)));
+  const go = () => { location.hash = '#/usage' + qs({ days: daysSel.value, cache_reads: cacheBox.checked ? 1 : '', period: periodSel.value === 'day' ? '' : periodSel.value }); };
   daysSel.onchange = go;
   cacheBox.onchange = go;
-  view.append(h('div.page-head', h('h1', 'Usage'), daysSel, h('label.muted', cacheBox, ' include cache reads')));
+  periodSel.onchange = go;
+  view.append(h('div.page-head', h('h1', 'Usage'), daysSel, periodSel, h('label.muted', cacheBox, ' include cache reads')));
   if (byModel.rows.length === 0) {
     view.append(notice('No token usage yet', h('p', 'Usage is counted from imported sessions, each model response once. ',
         h('a', { href: '#/history' }, 'The history page'), ' says where agentdesk looks for them.')));
@@ -50,6 +58,8 @@ export async function usagePage(view, params, health) {
       h('span.muted', ' · ' + byModel.total.responses.toLocaleString() + ' responses · prices: ' + pricesText(byModel.prices))),
       h('h2', 'Cost by day'), costDayChart(byDay.rows, days),
       h('h2', { style: 'margin-top:18px' }, 'Tokens by day'), dayChart(byDay.rows, kinds, days),
+      h('h2', { style: 'margin-top:18px' }, '5-hour blocks (last 7 days, ' + timezone + ')'), blocksView(byBlock),
+      h('h2', { style: 'margin-top:18px' }, 'Cost by ' + period + ' (' + timezone + ')'), periodTable(byPeriod, period),
       h('h2', { style: 'margin-top:18px' }, 'By model (all time)'), modelChart(byModel.rows, kinds),
       h('h2', { style: 'margin-top:18px' }, 'Cost by project (all time)'), projectTable(byProject.rows));
 }
@@ -194,4 +204,46 @@ function modelChart(rows, kinds) {
 
 function legend(kinds) {
   return h('div.legend', kinds.map(k => h('span', { style: '--c:' + k.color }, k.label)));
+}
+
+/** Each period's responses, tokens and cost, newest first; the total is the sum of the rows. */
+function periodTable(report, period) {
+  return h('table.list#usage-period-table',
+      h('thead', h('tr', h('th', period[0].toUpperCase() + period.slice(1)), h('th', 'Responses'), h('th', 'Input'), h('th', 'Output'), h('th', 'Cost'))),
+      h('tbody', report.rows.map(r => h('tr', h('td', r.key), h('td.num', r.responses.toLocaleString()),
+          h('td.num', r.input_tokens.toLocaleString()), h('td.num', r.output_tokens.toLocaleString()),
+          h('td.num', costText(r), unpricedNote(r))))),
+      h('tfoot', h('tr', h('th', 'Total'), h('th.num', report.total.responses.toLocaleString()),
+          h('th.num', report.total.input_tokens.toLocaleString()), h('th.num', report.total.output_tokens.toLocaleString()),
+          h('th.num', costText(report.total)))));
+}
+
+/** The active block as a gauge (time gone of its 5 hours, burn rate, projection), then the recent blocks. */
+function blocksView(report) {
+  const blocks = report.blocks || [];
+  const active = blocks.find(b => b.active);
+  const fmtTime = (iso) => new Date(iso).toLocaleString([], { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+  let gauge;
+  if (active) {
+    const frac = Math.min(1, active.elapsed_minutes / 300);
+    const W = 1000, H = 34;
+    const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, width: '100%', role: 'img', 'aria-label': 'Active block', id: 'usage-block-gauge' },
+        s('rect', { x: 0, y: 4, width: W, height: 26, rx: 4, fill: '#2b313c' }),
+        s('rect', { x: 0, y: 4, width: Math.max(2, W * frac), height: 26, rx: 4, fill: active.over_limit ? '#f85149' : '#3fb950', class: 'gauge-fill' },
+            s('title', {}, Math.round(frac * 100) + '% of the block gone')));
+    const left = Math.floor(active.remaining_minutes / 60) + 'h' + String(active.remaining_minutes % 60).padStart(2, '0') + 'm';
+    gauge = h('div.card#usage-active-block', svg,
+        h('p', h('strong', 'Active block '), fmtTime(active.start) + ' – ' + fmtTime(active.end) + ': ',
+            h('span#usage-block-left', left + ' left'), ' · ' + fmtNumber(Math.round(active.tokens_per_minute)) + ' tokens/min · ' +
+            fmtUsd(active.usd_per_hour || 0) + '/h · projected ' + fmtNumber(active.projected_tokens) + ' tokens, ' +
+            fmtUsd(active.projected_cost_usd || 0) + ' at its end'));
+  } else {
+    gauge = h('div.card#usage-active-block', h('p.muted', 'No active block: none of the last five hours had a response.'));
+  }
+  const table = h('table.list#usage-blocks',
+      h('thead', h('tr', h('th', 'Block'), h('th', 'Responses'), h('th', 'Tokens'), h('th', 'Cost'), h('th', 'Models'))),
+      h('tbody', blocks.map(b => h('tr', { class: b.active ? 'active' : '' }, h('td', fmtTime(b.start) + ' – ' + fmtTime(b.end) + (b.active ? ' (active)' : '')),
+          h('td.num', b.responses.toLocaleString()), h('td.num', b.tokens.toLocaleString()),
+          h('td.num', b.cost_usd === null ? 'unpriced' : fmtUsd(b.cost_usd)), h('td', b.models.join(', '))))));
+  return h('div', gauge, blocks.length ? table : h('p.muted', 'No blocks in the last 7 days.'));
 }

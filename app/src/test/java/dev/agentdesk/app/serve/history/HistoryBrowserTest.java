@@ -57,7 +57,17 @@ class HistoryBrowserTest {
       b.await(By.cssSelector("#usage-cost-chart rect.cost-bar"));
       assertThat(b.await(By.id("usage-total-cost")).getText()).startsWith("$");
       assertThat(b.await(By.id("usage-project-table")).getText()).contains("$");
+      // the response of a moment ago holds the active block: a gauge with its time left and burn rate
+      b.await(By.cssSelector("#usage-block-gauge rect.gauge-fill"));
+      assertThat(b.await(By.id("usage-block-left")).getText()).matches("[0-4]h\\d{2}m left");
+      assertThat(b.await(By.id("usage-blocks")).getText()).contains("(active)").contains("claude-opus-5");
       b.screenshot("usage");
+      // by week: ISO weeks in the browser's time zone, the total the sum of the rows
+      new org.openqa.selenium.support.ui.Select(b.await(By.id("usage-period"))).selectByValue("week");
+      b.awaitText(By.id("usage-period-table"), "-W", 10);
+      assertThat(b.driver.findElement(By.id("usage-period-table")).getText()).containsPattern("\\d{4}-W\\d{2}")
+          .contains("Total");
+      b.screenshot("usage-weeks");
     }
   }
 
