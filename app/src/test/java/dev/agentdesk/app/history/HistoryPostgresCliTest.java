@@ -41,6 +41,16 @@ class HistoryPostgresCliTest {
     assertThat(hits.get(0).get("session_id").asText()).isEqualTo(HistoryCliTest.SESSION);
     JsonNode usage = JSON.readTree(run("history", "usage", "--by", "model", "--json", "--db-url", url).out());
     assertThat(usage.toString()).contains("claude-sonnet-4-5").contains("\"output_tokens\":11");
+    // the per-response path (another zone, blocks) reads the timestamps from PostgreSQL too
+    JsonNode weeks = JSON.readTree(run("history", "usage", "--by", "week", "-z", "Europe/Berlin", "--json",
+        "--db-url", url).out());
+    assertThat(weeks.get("rows").get(0).get("key").asText()).matches("\\d{4}-W\\d{2}");
+    assertThat(weeks.get("total").get("output_tokens").asLong()).isEqualTo(usage.get("total").get("output_tokens")
+        .asLong());
+    JsonNode blocks = JSON.readTree(run("history", "usage", "--by", "block", "--json", "--db-url", url).out());
+    assertThat(blocks.get("blocks")).isNotEmpty();
+    assertThat(blocks.get("total").get("output_tokens").asLong()).isEqualTo(usage.get("total").get("output_tokens")
+        .asLong());
     // a subcommand's own --db wins over the parent's --db-url: this file has nothing
     Path empty = dir.resolve("empty.db");
     JsonNode none = JSON.readTree(run("history", "--db-url", url, "sessions", "--json", "--db", empty.toString())
