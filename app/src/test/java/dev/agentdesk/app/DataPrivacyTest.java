@@ -167,6 +167,34 @@ class DataPrivacyTest {
   }
 
   @Test
+  void aRuntimeRecordingAsTheFirstCommandMakesTheDataFolderPrivate() throws Exception {
+    Path token = Files.writeString(tmp.resolve("runtime-token"), "runtime-token-0123456789abcdef\n");
+    Files.setPosixFilePermissions(token, PosixFilePermissions.fromString("rw-------"));
+    String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+        cp, "dev.agentdesk.app.Main", "runtime", "--listen", "127.0.0.1:0", "--token-file",
+        tmp.resolve("runtime-token").toString(), "--xvfb", "320x200", "--record");
+    pb.environment().put("HOME", home.toString());
+    pb.environment().remove("XDG_DATA_HOME");
+    pb.redirectErrorStream(true).redirectOutput(tmp.resolve("runtime.txt").toFile());
+    Process p = pb.start();
+    try {
+      Path recordings = dataDir.resolve("recordings");
+      long deadline = System.nanoTime() + 30_000_000_000L;
+      while (!Files.isDirectory(recordings) && p.isAlive() && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      assertThat(recordings).as(Files.readString(tmp.resolve("runtime.txt"))).isDirectory();
+      assertThat(mode(dataDir)).isEqualTo("rwx------");
+    } finally {
+      p.destroy();
+      if (!p.waitFor(20, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+      }
+    }
+  }
+
+  @Test
   void aDatabaseNamedWithDbInANewFolderIsPrivateToo() throws Exception {
     Path db = tmp.resolve("elsewhere/deeper/h.db");
     Run r = agentdesk(null, "history", "import", "--db", db.toString());

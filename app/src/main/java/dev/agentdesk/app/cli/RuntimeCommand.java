@@ -99,8 +99,10 @@ public final class RuntimeCommand implements Callable<Integer> {
     String token = readToken();
     RecordingWriter recording = null;
     if (record != null && record.toString().isEmpty()) {
-      record = defaultRecording(dev.agentdesk.app.serve.DataDirs.dataDir(System.getenv(),
-          dev.agentdesk.app.serve.DataDirs.home()).resolve("recordings"), java.time.Instant.now());
+      Path data = dev.agentdesk.app.serve.DataDirs.dataDir(System.getenv(), dev.agentdesk.app.serve.DataDirs.home());
+      // Recordings are screenshots of the sandbox: the data folder stays owner-only whoever makes it.
+      dev.agentdesk.app.serve.DataDirs.makePrivate(data);
+      record = defaultRecording(data.resolve("recordings"), java.time.Instant.now());
     }
     if (record != null) {
       try {

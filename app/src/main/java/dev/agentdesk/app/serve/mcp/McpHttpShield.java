@@ -65,14 +65,19 @@ final class McpHttpShield extends HttpServlet {
     shielded.finish();
   }
 
-  static void writeError(HttpServletResponse res, int status, int code, String message) throws IOException {
+  /** A JSON-RPC error object with no request id (the transport could not read one). */
+  static ObjectNode errorBody(int code, String message) {
     ObjectNode body = Json.MAPPER.createObjectNode();
     body.put("jsonrpc", "2.0");
     body.putNull("id");
     ObjectNode error = body.putObject("error");
     error.put("code", code);
     error.put("message", message);
-    byte[] bytes = Json.MAPPER.writeValueAsBytes(body);
+    return body;
+  }
+
+  static void writeError(HttpServletResponse res, int status, int code, String message) throws IOException {
+    byte[] bytes = Json.MAPPER.writeValueAsBytes(errorBody(code, message));
     res.setStatus(status);
     res.setContentType("application/json;charset=utf-8");
     res.setContentLength(bytes.length);
@@ -112,13 +117,7 @@ final class McpHttpShield extends HttpServlet {
     } else if (code == -32601 || code == -32603) {
       code = -32600; // a transport refusal is an invalid request, not a missing method or a crash
     }
-    ObjectNode body = Json.MAPPER.createObjectNode();
-    body.put("jsonrpc", "2.0");
-    body.putNull("id");
-    ObjectNode error = body.putObject("error");
-    error.put("code", code);
-    error.put("message", message);
-    return body;
+    return errorBody(code, message);
   }
 
   /**
