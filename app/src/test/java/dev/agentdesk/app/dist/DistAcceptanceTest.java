@@ -1,7 +1,6 @@
 package dev.agentdesk.app.dist;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -88,12 +87,12 @@ class DistAcceptanceTest {
   @Test
   void theDebInstallsToOptRunsAndIsRemovedCleanly() throws Exception {
     Path deb = artifact("agentdesk_*_amd64.deb");
-    assumeTrue(Files.isExecutable(Path.of("/usr/bin/dpkg")), "no dpkg on this machine");
-    assumeTrue("root".equals(System.getProperty("user.name")), "dpkg -i needs root");
+    dev.agentdesk.testkit.Required.that(Files.isExecutable(Path.of("/usr/bin/dpkg")), "no dpkg on this machine");
+    dev.agentdesk.testkit.Required.that("root".equals(System.getProperty("user.name")), "dpkg -i needs root");
     Process status = new ProcessBuilder("dpkg-query", "-W", "-f=${Status}", "agentdesk").redirectErrorStream(true).start();
     String before = new String(status.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     status.waitFor();
-    assumeTrue(!before.contains("install ok installed"), "an agentdesk package is installed already; not replacing it");
+    dev.agentdesk.testkit.Required.that(!before.contains("install ok installed"), "an agentdesk package is installed already; not replacing it");
     try {
       assertThat(sh("dpkg", "-i", deb.toString())).as("dpkg -i").isZero();
       Path exe = Path.of("/usr/bin/agentdesk");

@@ -1,7 +1,6 @@
 package dev.agentdesk.app.mcpinstall;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -59,7 +58,7 @@ public class ClaudeCliInstallTest {
   @Test
   void claudeMcpGetShowsAgentdeskAfterInstallAndNotAfterRemove() throws Exception {
     Optional<Path> claude = realClaude();
-    assumeTrue(claude.isPresent(), "no Claude Code CLI (scripts/setup-agents, or claude on PATH): the CLI path is not run");
+    dev.agentdesk.testkit.Required.that(claude.isPresent(), "no Claude Code CLI (scripts/setup-agents, or claude on PATH): the CLI path is not run");
     Path home = Files.createDirectories(tmp.resolve("home"));
     Path bin = Files.createDirectories(tmp.resolve("bin"));
     Files.createSymbolicLink(bin.resolve("claude"), claude.get().toRealPath());
