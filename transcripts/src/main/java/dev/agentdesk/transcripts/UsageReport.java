@@ -46,40 +46,4 @@ public record UsageReport(UsageGrouping by, List<UsageRow> rows, UsageRow total,
   public Double recordedCostTotal() {
     return recordedCostUsd.isEmpty() ? null : recordedCostUsd.values().stream().mapToDouble(Double::doubleValue).sum();
   }
-
-  /**
-   * This report with only the rows {@code keep} accepts (prefer the filters of {@link UsageQuery},
-   * which keep responses), and a total that is their sum: a total
-   * always adds up the rows shown, never what a filter left out.
-   */
-  public UsageReport keep(java.util.function.Predicate<UsageRow> keep) {
-    List<UsageRow> kept = rows.stream().filter(keep).toList();
-    long responses = 0;
-    long unpriced = 0;
-    double cost = 0;
-    dev.agentdesk.transcripts.records.TokenUsage usage = dev.agentdesk.transcripts.records.TokenUsage.ZERO;
-    java.util.Set<String> unpricedModels = new java.util.TreeSet<>();
-    for (UsageRow r : kept) {
-      responses += r.responses();
-      unpriced += r.unpricedResponses();
-      cost += r.costUsd();
-      usage = usage.plus(r.usage());
-      unpricedModels.addAll(r.unpricedModels());
-    }
-    UsageRow sum = new UsageRow(total.key(), responses, usage, cost, unpriced, List.copyOf(unpricedModels));
-    java.util.Set<String> keys = new java.util.HashSet<>();
-    kept.forEach(r -> keys.add(r.key()));
-    Map<String, Double> recorded = new java.util.HashMap<>(recordedCostUsd);
-    recorded.keySet().retainAll(keys);
-    Map<String, List<UsageRow>> parts = new java.util.HashMap<>(breakdown);
-    parts.keySet().retainAll(keys);
-    List<UsageBlock> keptBlocks = new java.util.ArrayList<>();
-    for (int i = 0; i < rows.size() && i < blocks.size(); i++) {
-      if (keys.contains(rows.get(i).key())) {
-        keptBlocks.add(blocks.get(i));
-      }
-    }
-    return new UsageReport(by, kept, sum, pricesSource, pricesVersion, pricesPublished, rejectedResponses, newestDay,
-        warnings, recorded, parts, keptBlocks);
-  }
 }
