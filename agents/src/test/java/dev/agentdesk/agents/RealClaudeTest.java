@@ -236,7 +236,11 @@ class RealClaudeTest {
 
     sessions.send(s.id(), "now m-new500");
     AgentSession fresh = await(s.id(), "a new error", x -> x.terminal().lastApiError() != null);
-    assertThat(fresh.terminal().lastApiError()).startsWith("API Error: 500 Fresh failure");
+    // the whole message across Claude's wrap, its second row included
+    assertThat(fresh.terminal().lastApiError()).isEqualTo("API Error: 500 Fresh failure. This is a server-side issue,"
+        + " usually temporary — try again in a moment. If it persists, check your inference gateway ("
+        + model.baseUrl().substring("http://".length()) + ").");
+    assertThat(fresh.terminal().lastApiErrorKind()).isEqualTo("server");
   }
 
   static final Map<String, String> NO_RETRY = Map.of("x-should-retry", "false");

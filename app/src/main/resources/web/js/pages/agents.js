@@ -31,7 +31,10 @@ function tokensText(a) {
 }
 
 function costText(a) {
-  return a.cost_usd === null || a.cost_usd === undefined ? '—' : '$' + a.cost_usd.toFixed(4);
+  const ours = a.cost_usd === null || a.cost_usd === undefined ? '—' : '$' + a.cost_usd.toFixed(4);
+  // The agent's own figure beside ours (Claude Code records one when it exits): a difference shows at once.
+  return a.agent_cost_usd === null || a.agent_cost_usd === undefined ? ours
+      : ours + ' (agent says $' + a.agent_cost_usd.toFixed(4) + ')';
 }
 
 export async function agentsPage(view, health) {

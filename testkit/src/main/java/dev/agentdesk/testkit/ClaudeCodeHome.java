@@ -28,6 +28,9 @@ public final class ClaudeCodeHome {
   private final RealAgents.Pin pin;
   private final Path home;
   private final Path configDir;
+  /** What {@code .claude.json} holds beside the key: the onboarding and trust state, the MCP servers. */
+  private String state = "";
+  private String mcpServers = "";
 
   /**
    * A home in {@code home} (created) with {@code settings.json} for permission prompts as a new user
@@ -58,6 +61,18 @@ public final class ClaudeCodeHome {
     return this;
   }
 
+  /**
+   * Registers a Streamable HTTP MCP server at user scope ({@code mcpServers} in {@code .claude.json},
+   * as {@code claude mcp add --transport http} writes it), sent {@code Authorization: Bearer token}.
+   * 2.1.328 defers MCP tools behind its tool search unless {@code ENABLE_TOOL_SEARCH=false} is set.
+   */
+  public ClaudeCodeHome withHttpMcpServer(String name, String url, String token) throws IOException {
+    mcpServers = "\"mcpServers\":{\"" + name + "\":{\"type\":\"http\",\"url\":\"" + url
+        + "\",\"headers\":{\"Authorization\":\"Bearer " + token + "\"}}}";
+    write(state);
+    return this;
+  }
+
   /** The pinned CLI. */
   public RealAgents.Pin pin() {
     return pin;
@@ -74,9 +89,11 @@ public final class ClaudeCodeHome {
   }
 
   private void write(String more) throws IOException {
+    state = more;
     String approved = KEY.substring(KEY.length() - 20);
     Files.writeString(configDir.resolve(".claude.json"), "{\"customApiKeyResponses\":{\"approved\":[\"" + approved
-        + "\"],\"rejected\":[]}" + (more.isEmpty() ? "" : "," + more) + "}\n");
+        + "\"],\"rejected\":[]}" + (more.isEmpty() ? "" : "," + more) + (mcpServers.isEmpty() ? "" : "," + mcpServers)
+        + "}\n");
   }
 
   /** The environment agents get: PATH with the pinned CLI first, the home, the server. */

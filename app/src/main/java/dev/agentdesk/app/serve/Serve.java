@@ -1,5 +1,6 @@
 package dev.agentdesk.app.serve;
 
+import dev.agentdesk.app.serve.agents.AgentCost;
 import dev.agentdesk.app.serve.agents.AgentsArea;
 import dev.agentdesk.app.serve.history.HistoryArea;
 import dev.agentdesk.app.serve.notifications.NotificationsArea;
@@ -42,7 +43,10 @@ public final class Serve {
       TerminalsArea terminals = new TerminalsArea(events, config.dataDir(), notifications[0]);
       areas.add(terminals);
       features.put("terminals", true);
-      AgentsArea agents = new AgentsArea(config.dataDir(), agentEnv, events, terminals, history::costUsd, notifications[0]);
+      AgentsArea agents = new AgentsArea(config.dataDir(), agentEnv, events, terminals, id -> {
+        HistoryArea.SessionCost c = history.cost(id);
+        return new AgentCost(c.usd(), c.recordedUsd());
+      }, notifications[0]);
       areas.add(agents);
       features.put("agents", true);
       SandboxesArea sandboxes = new SandboxesArea(events);

@@ -18,7 +18,7 @@ import java.util.List;
 public record AgentJson(String id, String agent, String name, String repo, String worktree, String branch,
     String base, String base_commit, String base_branch, boolean in_place, List<String> argv, String terminal_id,
     Transcript transcript, String transcript_status, long transcript_bytes_read, String lifecycle, Status status, Object state, Tokens tokens,
-    Double cost_usd, String created_at, String last_activity_at) {
+    Double cost_usd, Double agent_cost_usd, String created_at, String last_activity_at) {
 
   public record Transcript(String provider, String session_id, String path) {}
 
@@ -42,8 +42,9 @@ public record AgentJson(String id, String agent, String name, String repo, Strin
   /**
    * @param terminalState the terminal's state JSON, or null when no terminal of this server runs it
    * @param costUsd what its transcript cost so far, or null while unknown or unpriced
+   * @param agentCostUsd what the agent itself recorded it cost, or null (it records none, or not yet)
    */
-  static AgentJson of(AgentSession s, Object terminalState, Double costUsd) {
+  static AgentJson of(AgentSession s, Object terminalState, Double costUsd, Double agentCostUsd) {
     Transcript t = s.transcript() == null ? null
         : new Transcript(s.transcript().provider(), s.transcript().sessionId(), s.transcript().path().toString());
     TokenUsage u = s.tokens();
@@ -51,7 +52,7 @@ public record AgentJson(String id, String agent, String name, String repo, Strin
     return new AgentJson(s.id(), s.agent().cliName(), s.name(), s.repo().toString(), s.worktree().toString(),
         s.branch(), s.base(), s.baseCommit(), s.baseBranch(), s.inPlace(), s.argv(), s.terminalId(), t,
         s.transcriptStatus().code(), s.transcriptBytesRead(), s.lifecycle().code(), status(s.status()), terminalState, tokens,
-        costUsd, s.createdAt().toString(), s.lastActivityAt() == null ? null : s.lastActivityAt().toString());
+        costUsd, agentCostUsd, s.createdAt().toString(), s.lastActivityAt() == null ? null : s.lastActivityAt().toString());
   }
 
   static Status status(AgentStatus st) {

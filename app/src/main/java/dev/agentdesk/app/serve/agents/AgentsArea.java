@@ -40,8 +40,8 @@ public final class AgentsArea implements ApiArea {
   private final TerminalsArea terminals;
   private final EventHub events;
   private final NotificationsArea notifications;
-  /** A transcript session's cost in dollars from the history (null while unknown or unpriced). */
-  private final Function<String, Double> costOfSession;
+  /** A transcript session's cost from the history: ours and the agent's own, each null while unknown. */
+  private final Function<String, AgentCost> costOfSession;
   /**
    * The last cost read per transcript session. Agent JSON is built on every terminal state change
    * (on the PTY's event thread), so the history is asked at most once per {@link #COST_TTL_MS}.
@@ -49,7 +49,7 @@ public final class AgentsArea implements ApiArea {
   private final Map<String, Cost> costs = new java.util.concurrent.ConcurrentHashMap<>();
   private static final long COST_TTL_MS = 5_000;
 
-  private record Cost(Double usd, long readAtMs) {}
+  private record Cost(AgentCost costs, long readAtMs) {}
 
   /** The linked transcript's own cost, priced with the history's price table (read once). */
   private final TranscriptCost transcriptCost = new TranscriptCost(
@@ -59,11 +59,12 @@ public final class AgentsArea implements ApiArea {
    * @param dataDir agents.db goes here, and worktrees under {@code worktrees/} unless {@code
    *     AGENTDESK_WORKTREE_ROOT} names another folder
    * @param env the environment agents start with (PATH finds their CLIs; HOME their transcripts)
-   * @param costOfSession the history's cost of a transcript session, null while unknown or unpriced
+   * @param costOfSession the history's cost of a transcript session (in dollars at its prices, and as the
+   *     agent recorded it), each null while unknown or unpriced
    * @param notifications gets every session's state (notifications, auto-resume) and input
    */
   public AgentsArea(Path dataDir, Map<String, String> env, EventHub events, TerminalsArea terminals,
-      Function<String, Double> costOfSession, NotificationsArea notifications) {
+      Function<String, AgentCost> costOfSession, NotificationsArea notifications) {
     this.terminals = terminals;
     this.notifications = notifications;
     this.costOfSession = costOfSession;
@@ -234,20 +235,24 @@ public final class AgentsArea implements ApiArea {
   }
 
   AgentJson json(AgentSession s) {
-    Double cost = s.transcript() == null ? null : cost(s.transcript());
-    return AgentJson.of(s, s.terminalId() == null ? null : terminals.state(s.terminalId()).orElse(null), cost);
+    AgentCost cost = s.transcript() == null ? AgentCost.NONE : cost(s.transcript());
+    return AgentJson.of(s, s.terminalId() == null ? null : terminals.state(s.terminalId()).orElse(null), cost.usd(),
+        cost.agentUsd());
   }
 
-  /** The history's cost of the session, else (not imported: {@code --no-import}, or not yet) the file's own. */
-  private Double cost(TranscriptLink link) {
+  /**
+   * The history's costs of the session, else (not imported: {@code --no-import}, or not yet) the
+   * file's own: ours and the agent's.
+   */
+  private AgentCost cost(TranscriptLink link) {
     long now = System.currentTimeMillis();
     Cost c = costs.get(link.sessionId());
     if (c == null || now - c.readAtMs() > COST_TTL_MS) {
-      Double usd = costOfSession.apply(link.sessionId());
-      c = new Cost(usd != null ? usd : transcriptCost.of(link), now);
+      AgentCost known = costOfSession.apply(link.sessionId());
+      c = new Cost(known != null && known.usd() != null ? known : transcriptCost.of(link), now);
       costs.put(link.sessionId(), c);
     }
-    return c.usd();
+    return c.costs();
   }
 
   /** Runs an agents call, turning its typed errors into the API's. */

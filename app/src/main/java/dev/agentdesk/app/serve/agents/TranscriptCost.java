@@ -7,6 +7,7 @@ import dev.agentdesk.transcripts.Transcripts;
 import dev.agentdesk.transcripts.cost.ModelPrice;
 import dev.agentdesk.transcripts.cost.PriceTable;
 import dev.agentdesk.transcripts.records.MessageRecord;
+import dev.agentdesk.transcripts.records.RecordedCost;
 import dev.agentdesk.transcripts.records.TokenUsage;
 import dev.agentdesk.transcripts.records.TranscriptRecord;
 import java.nio.file.Files;
@@ -20,9 +21,11 @@ import java.util.function.Supplier;
  * ({@code serve --no-import}), or before the import reached the session. Each model response is
  * priced once (the copy of its usage with the largest output count, as the history counts it) at
  * the rates of its day, with the same price table as the history; a response with tokens whose
- * model has no price makes the answer null, never a silent $0.
+ * model has no price makes the answer null, never a silent $0. Beside it stands what the agent
+ * itself recorded the session cost, where it writes that into the file (Claude Code's {@code cost-state}).
  */
 final class TranscriptCost {
+
   private final Supplier<PriceTable> load;
   /** Loaded on first use; a server reads its price files once. */
   private volatile PriceTable prices;
@@ -31,17 +34,25 @@ final class TranscriptCost {
     this.load = load;
   }
 
-  /** Dollars, rounded to a millionth, or null (no responses, an unpriced model, an unreadable file). */
-  Double of(TranscriptLink link) {
+  /**
+   * The file's costs: ours null when it has no responses or an unpriced model, the agent's null when
+   * it records none; both null for an unreadable file.
+   */
+  AgentCost of(TranscriptLink link) {
     if (link == null || link.path() == null || !Files.isRegularFile(link.path())) {
-      return null;
+      return AgentCost.NONE;
     }
     Transcripts.FreshParse parse;
     try {
       parse = Transcripts.parse(Provider.parse(link.provider()), link.path());
     } catch (TranscriptException | IllegalArgumentException e) {
-      return null;
+      return AgentCost.NONE;
     }
+    RecordedCost recorded = parse.detail().session().recordedCost();
+    return new AgentCost(usd(parse), recorded == null ? null : Math.round(recorded.totalUsd() * 1e6) / 1e6);
+  }
+
+  private Double usd(Transcripts.FreshParse parse) {
     Map<String, MessageRecord> responses = new HashMap<>();
     for (TranscriptRecord r : parse.records()) {
       if (r instanceof MessageRecord m && m.usage() != null && !m.usage().isZero()) {

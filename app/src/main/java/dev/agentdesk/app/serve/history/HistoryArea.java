@@ -197,19 +197,26 @@ public final class HistoryArea implements ApiArea, EventSnapshot {
   }
 
   /**
-   * What the imported session {@code sessionId} cost in dollars, or null while it is not imported,
-   * has no responses, or has a response whose model has no price (never a silent $0).
+   * What the imported session cost.
+   *
+   * @param usd in dollars at the history's prices, or null while the session is not imported, has no
+   *     responses, or has a response whose model has no price (never a silent $0)
+   * @param recordedUsd the cost the agent itself recorded for the session, or null when it records none
    */
-  public Double costUsd(String sessionId) {
+  public record SessionCost(Double usd, Double recordedUsd) {}
+
+  /** What the session {@code sessionId} cost, as far as the history knows ({@link SessionCost}). */
+  public SessionCost cost(String sessionId) {
     try {
       UsageReport report = read(h -> h.usageReport(UsageGrouping.SESSION, prices().table(), sessionId));
       UsageRow total = report.total();
+      Double recorded = report.recordedCostTotal();
       if (total.responses() == 0 || total.unpricedResponses() > 0 || !total.hasCost()) {
-        return null;
+        return new SessionCost(null, recorded);
       }
-      return Math.round(total.costUsd() * 1e6) / 1e6;
+      return new SessionCost(Math.round(total.costUsd() * 1e6) / 1e6, recorded);
     } catch (ServeException notImportedYet) {
-      return null;
+      return new SessionCost(null, null);
     }
   }
 

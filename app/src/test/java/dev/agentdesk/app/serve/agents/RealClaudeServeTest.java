@@ -28,8 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The real Claude Code as an agent session under {@code serve --no-import}, against the scripted
- * model server: its cost comes from its own transcript, a hard 429 is the session's state and a
- * whole-text notification, and stop goes through the agent's own exit.
+ * model server: its cost comes from its own transcript and equals the cost Claude records itself, a
+ * hard 429 is the session's state and a whole-text notification, and stop goes through the agent's own exit.
  */
 class RealClaudeServeTest {
   static final String HARD_429 =
@@ -43,7 +43,8 @@ class RealClaudeServeTest {
         .onboarded(List.of(dir.resolve("data/worktrees/repo/cost")));
     try (ModelServer model = ModelServer.start();
         HttpReceiver hooks = new HttpReceiver()) {
-      model.add(Script.of("m-cost", Reply.text("Priced.").withUsage(new Reply.Usage(1000, 200, 0, 0))));
+      // cache writes and reads too: each is priced at its own rate, by us and by Claude
+      model.add(Script.of("m-cost", Reply.text("Priced.").withUsage(new Reply.Usage(1000, 200, 3000, 40000))));
       model.add(Script.ofSteps("m-s429", Step.of(new Reply.Failure(429, "rate_limit_error",
           "Number of request tokens has exceeded your per-minute rate limit", Map.of("x-should-retry", "false")))));
       Map<String, String> env = new HashMap<>(System.getenv());
@@ -61,9 +62,10 @@ class RealClaudeServeTest {
         JsonNode priced = AgentsApiTest.await(s, id, j -> !j.path("cost_usd").isNull()
             && j.path("status").path("phase").asText().equals("idle"), 30);
         double expected = PriceTable.bundled().find("claude-opus-5-5").orElseThrow()
-            .at(LocalDate.now(ZoneOffset.UTC).toString()).usd(new TokenUsage(1000, 200, 0, 0, 0));
+            .at(LocalDate.now(ZoneOffset.UTC).toString()).usd(new TokenUsage(1000, 200, 40000, 3000, 0));
         assertThat(priced.path("cost_usd").asDouble()).isEqualTo(Math.round(expected * 1e6) / 1e6);
         assertThat(priced.path("tokens").path("input").asLong()).isEqualTo(1000);
+        assertThat(priced.path("agent_cost_usd").isNull()).as("Claude records its cost when it exits").isTrue();
 
         assertThat(s.post("/api/agents/" + id + "/input", "{\"text\":\"again m-s429\"}").status()).isEqualTo(204);
         JsonNode limited = AgentsApiTest.await(s, id, j -> j.path("status").path("phase").asText()
@@ -74,6 +76,10 @@ class RealClaudeServeTest {
 
         JsonNode stopped = s.post("/api/agents/" + id + "/stop", "{}").json();
         assertThat(stopped.path("lifecycle").asText()).isEqualTo("ended");
+        // Claude's own figure (its cost-state record, written on the way out) equals ours to the cent's millionth
+        JsonNode own = AgentsApiTest.await(s, id, j -> !j.path("agent_cost_usd").isNull(), 30);
+        assertThat(own.path("agent_cost_usd").asDouble()).isEqualTo(own.path("cost_usd").asDouble())
+            .isEqualTo(Math.round(expected * 1e6) / 1e6);
       }
     }
   }

@@ -26,10 +26,14 @@ class TranscriptCostTest {
   static final String USER = "{\"parentUuid\":null,\"isSidechain\":false,\"type\":\"user\",\"uuid\":\"u1\","
       + "\"timestamp\":\"2026-12-01T22:31:49.000Z\",\"sessionId\":\"s1\",\"message\":{\"role\":\"user\",\"content\":\"hi\"}}\n";
 
-  Double cost(String lines) throws Exception {
+  AgentCost costs(String lines) throws Exception {
     Path f = tmp.resolve("s1.jsonl");
     Files.writeString(f, lines);
     return new TranscriptCost(PriceTable::bundled).of(new TranscriptLink("claude", "s1", f));
+  }
+
+  Double cost(String lines) throws Exception {
+    return costs(lines).usd();
   }
 
   @Test
@@ -48,6 +52,16 @@ class TranscriptCostTest {
     assertThat(cost(USER + assistant("a1", "msg_1", "no-such-model-7", 10, 5, 0, 0))).isNull();
     assertThat(cost(USER)).isNull();
     assertThat(new TranscriptCost(PriceTable::bundled).of(new TranscriptLink("claude", "x", tmp.resolve("gone.jsonl"))))
-        .isNull();
+        .isEqualTo(AgentCost.NONE);
+  }
+
+  @Test
+  void theAgentsOwnFigureIsItsLastCostStateAndNullWithoutOne() throws Exception {
+    String response = USER + assistant("a1", "msg_1", "claude-opus-5-5", 1200, 34, 500, 66);
+    assertThat(costs(response).agentUsd()).isNull();
+    String state = "{\"type\":\"cost-state\",\"sessionId\":\"s1\",\"totalCostUSD\":%s,\"modelUsage\":{}}\n";
+    AgentCost both = costs(response + state.formatted("0.0011") + state.formatted("0.00723456789"));
+    assertThat(both.agentUsd()).isEqualTo(0.007235);
+    assertThat(both.usd()).isEqualTo(cost(response));
   }
 }
