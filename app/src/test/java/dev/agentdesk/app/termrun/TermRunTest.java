@@ -30,16 +30,28 @@ class TermRunTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** The outer terminal: our JVM's child, a real `java … agentdesk term run …` process. */
-  private static final class Outer implements SessionListener, AutoCloseable {
+  static final class Outer implements SessionListener, AutoCloseable {
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     final PtySession pty;
 
     Outer(List<String> agentdeskArgs, int cols, int rows) {
+      this(agentdeskArgs, cols, rows, null, java.util.Map.of());
+    }
+
+    /** {@code agentdesk agentdeskArgs…} in {@code cwd} (null: ours) with {@code env} added to ours. */
+    Outer(List<String> agentdeskArgs, int cols, int rows, Path cwd, java.util.Map<String, String> env) {
       List<String> argv = new ArrayList<>(List.of(
           Path.of(System.getProperty("java.home"), "bin", "java").toString(),
           "-cp", System.getProperty("java.class.path"), "dev.agentdesk.app.Main"));
       argv.addAll(agentdeskArgs);
-      pty = PtySession.start(SessionSpec.of(argv).withSize(cols, rows), List.of(this));
+      SessionSpec spec = SessionSpec.of(argv).withSize(cols, rows);
+      if (cwd != null) {
+        spec = spec.withCwd(cwd);
+      }
+      for (java.util.Map.Entry<String, String> e : env.entrySet()) {
+        spec = spec.withEnv(e.getKey(), e.getValue());
+      }
+      pty = PtySession.start(spec, List.of(this));
     }
 
     @Override
