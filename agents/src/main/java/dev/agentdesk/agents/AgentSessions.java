@@ -28,6 +28,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 /**
  * Agent sessions: start an agent CLI in its own git worktree (or in place) in a supervised PTY,
@@ -37,10 +38,11 @@ import java.util.function.Consumer;
  *
  * <p><b>Lock order.</b> {@code startLock} (one start or resume at a time) → a session's PTY lock
  * (held by its reader and the shared ticker while they call listeners) → the live agent's monitor
- * ({@code synchronized (agent)}: its row, terminal state and transcript reader). Code holding an
- * agent's monitor never calls into its PtySession (state, input, resize, close) and never spawns;
- * it reads what the listener stored. The transcript poller still reads a growing transcript under
- * the monitor (issue #35: to be moved off it).
+ * ({@code synchronized (agent)}: its row and terminal state). Code holding an agent's monitor never
+ * calls into its PtySession (state, input, resize, close), never spawns and never reads a
+ * transcript: it reads what the listener stored. The poller searches, reads and parses transcripts
+ * without the monitor and applies the result under it in a short step (LiveAgent says which fields
+ * are the poller's); typing a first prompt runs on a thread of its own.
  *
  * <p>Over 500 lines because it is the whole public API of agent sessions; the live side is in
  * {@code AgentSupervisor}, stopping in {@code GracefulStop}.
@@ -99,10 +101,10 @@ public final class AgentSessions implements AutoCloseable {
   /** Serializes starts, so two starts cannot claim the same worktree name or transcript. */
   private final Object startLock = new Object();
 
-  private AgentSessions(Config config, AgentStore store) {
+  private AgentSessions(Config config, AgentStore store, UnaryOperator<TranscriptWatch.Finder> finder) {
     this.config = config;
     this.store = store;
-    TranscriptWatch watch = new TranscriptWatch(new TranscriptLocator(mergedEnv(config.env())),
+    TranscriptWatch watch = new TranscriptWatch(finder.apply(new TranscriptLocator(mergedEnv(config.env()))::find),
         config.transcriptTimeout());
     this.sup = new AgentSupervisor(config, store, watch);
     this.live = sup.live;
@@ -113,13 +115,18 @@ public final class AgentSessions implements AutoCloseable {
    * stops its PTYs when it stops), so they come back as ended, resumable, with their links.
    */
   public static AgentSessions open(Config config) {
+    return open(config, UnaryOperator.identity());
+  }
+
+  /** {@link #open(Config)} whose transcript search goes through {@code finder} (tests: a search that takes long). */
+  static AgentSessions open(Config config, UnaryOperator<TranscriptWatch.Finder> finder) {
     AgentStore store = AgentStore.open(config.storeFile());
     for (SessionRow r : store.all()) {
       if (r.lifecycle() == Lifecycle.RUNNING) {
         store.put(r.withLifecycle(Lifecycle.ENDED));
       }
     }
-    return new AgentSessions(config, store);
+    return new AgentSessions(config, store, finder);
   }
 
   public void addListener(Consumer<AgentEvent> listener) {

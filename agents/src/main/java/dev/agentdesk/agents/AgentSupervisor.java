@@ -31,6 +31,12 @@ final class AgentSupervisor implements AutoCloseable {
   private final TranscriptWatch watch;
   private final List<Consumer<AgentEvent>> listeners = new CopyOnWriteArrayList<>();
   private final ScheduledExecutorService poller;
+  /** Types first prompts; a write that blocks holds up only its own thread. */
+  private final java.util.concurrent.ExecutorService typist = Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "agent-sessions-typist");
+    t.setDaemon(true);
+    return t;
+  });
 
   AgentSupervisor(AgentSessions.Config config, AgentStore store, TranscriptWatch watch) {
     this.config = config;
@@ -138,13 +144,25 @@ final class AgentSupervisor implements AutoCloseable {
             continue;
           }
           changed = noticeMissing(agent);
-          TranscriptWatch.Step step = watch.step(agent, claimed, now);
+        }
+        // Without the monitor: the PTY reader needs it for every chunk and state change, and reading
+        // or parsing a large transcript here must not stall the agent's output (LiveAgent's contract).
+        TranscriptWatch.Step step = watch.step(agent, claimed, now);
+        synchronized (agent) {
           if (step.newRow() != null) {
-            agent.row = step.newRow();
+            // only the link is the step's: the row may have changed meanwhile (it ended, say)
+            agent.row = agent.row.withTranscript(step.newRow().transcript(), step.newRow().transcriptStatus());
             safePut(agent.row);
             if (agent.row.transcript() != null) {
               claimed.add(agent.row.transcript().sessionId());
             }
+          }
+          if (step.readLines()) {
+            agent.lastActivity = Instant.ofEpochMilli(now);
+          }
+          if (step.tokens() != null && !step.tokens().equals(agent.tokens)) {
+            agent.tokens = step.tokens();
+            changed = true;
           }
           changed |= step.changed();
           changed |= typePendingPrompt(agent, now);
@@ -178,7 +196,8 @@ final class AgentSupervisor implements AutoCloseable {
     String prompt = agent.pendingPrompt;
     agent.pendingPrompt = null;
     PtySession pty = agent.pty;
-    poller.execute(() -> {
+    // A PTY write blocks while the child does not read: on its own thread, not the poller's.
+    typist.execute(() -> {
       try {
         pty.write(prompt);
         Thread.sleep(40);
@@ -214,6 +233,7 @@ final class AgentSupervisor implements AutoCloseable {
   @Override
   public void close() {
     poller.shutdownNow();
+    typist.shutdownNow();
     for (LiveAgent a : live.values()) {
       if (a.running()) {
         a.pty.close();

@@ -7,14 +7,19 @@ import java.time.Instant;
 
 /**
  * The in-memory side of one agent session in this process: its PTY, the transcript reader and the
- * bookkeeping the status rules need. Fields are guarded by the object's monitor; the PTY reader
- * thread, the poller and API calls all touch it.
+ * bookkeeping the status rules need. Fields are guarded by the object's monitor (the PTY reader
+ * thread, the poller and API calls all touch them), except the transcript watch's, which only the
+ * poller touches and does so without the monitor, so that parsing a large transcript never holds
+ * up the PTY's output or state changes ({@code AgentSupervisor#pollAll}): {@code reader} (volatile:
+ * snapshots read what its last poll published), {@code tokensFileSize}, {@code tokensCheckedAtMs},
+ * {@code nextSearchAtMs}. {@code row} is volatile so that the poller may read it without the monitor;
+ * it is still only replaced under the monitor.
  */
 final class LiveAgent {
-  SessionRow row;
+  volatile SessionRow row;
   PtySession pty;
   SessionState terminal;
-  TurnReader reader;
+  volatile TurnReader reader;
   /** {@code reader}'s line count when the terminal raised its current question. */
   long questionSeq;
   /** The transcript contradicted the terminal's current question; reset when a question is raised. */
@@ -41,6 +46,7 @@ final class LiveAgent {
   }
 
   TurnState turn() {
-    return reader == null ? TurnState.NONE : reader.state();
+    TurnReader r = reader;
+    return r == null ? TurnState.NONE : r.published();
   }
 }

@@ -4,8 +4,10 @@ import dev.agentdesk.transcripts.Provider;
 import dev.agentdesk.transcripts.Transcripts;
 import dev.agentdesk.transcripts.records.TokenUsage;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -20,18 +22,35 @@ final class TranscriptWatch {
   /** Token counts are recomputed (a full parse) at most this often while the file grows. */
   static final long TOKENS_EVERY_MS = 2000;
 
-  private final TranscriptLocator locator;
+  /** Finds a session's transcript ({@link TranscriptLocator#find}); it may read folders and take a while. */
+  interface Finder {
+    Optional<TranscriptLink> find(AgentType type, String launchId, Path worktree, Instant spawnedAt, Set<String> claimed);
+  }
+
+  private final Finder locator;
   private final Duration timeout;
 
-  TranscriptWatch(TranscriptLocator locator, Duration timeout) {
+  TranscriptWatch(Finder locator, Duration timeout) {
     this.locator = locator;
     this.timeout = timeout;
   }
 
-  /** Result of a step: the row to store (null when unchanged) and whether the status may have changed. */
-  record Step(SessionRow newRow, boolean changed) {}
+  /**
+   * Result of a step, for the caller to apply under the agent's monitor.
+   *
+   * @param newRow the row with a new transcript link or status (null when unchanged), made from the row
+   *     the step read: the caller takes its link into the current row
+   * @param changed whether the status may have changed
+   * @param readLines whether new transcript lines were read (activity)
+   * @param tokens the session's tokens after a fresh parse, or null when not re-read
+   */
+  record Step(SessionRow newRow, boolean changed, boolean readLines, TokenUsage tokens) {}
 
-  /** Called with {@code live}'s monitor held. */
+  /**
+   * Called on the poller thread <em>without</em> {@code live}'s monitor: the search, the reading and
+   * the parsing here may take long on a large transcript. It touches only the poller-owned fields of
+   * {@link LiveAgent} and reads its (volatile) row; what the status depends on comes back in the step.
+   */
   Step step(LiveAgent live, Set<String> claimed, long nowMs) {
     SessionRow row = live.row;
     SessionRow newRow = null;
@@ -51,17 +70,20 @@ final class TranscriptWatch {
       }
     }
     SessionRow current = newRow != null ? newRow : row;
+    boolean read = false;
+    TokenUsage tokens = null;
     if (current.transcript() != null) {
-      if (live.reader == null || !live.reader.file().equals(current.transcript().path())) {
-        live.reader = new TurnReader(current.transcript().path(), readerProvider(current.transcript()));
+      TurnReader reader = live.reader;
+      if (reader == null || !reader.file().equals(current.transcript().path())) {
+        live.reader = reader = new TurnReader(current.transcript().path(), readerProvider(current.transcript()));
       }
-      if (live.reader.poll()) {
-        live.lastActivity = Instant.ofEpochMilli(nowMs);
+      if (reader.poll()) {
+        read = true;
         changed = true;
       }
-      changed |= refreshTokens(live, current, nowMs);
+      tokens = refreshTokens(live, current, nowMs);
     }
-    return new Step(newRow, changed);
+    return new Step(newRow, changed, read, tokens);
   }
 
   /** The provider whose signals a linked file carries; aider's chat history is read for activity only. */
@@ -73,31 +95,29 @@ final class TranscriptWatch {
     }
   }
 
-  private static boolean refreshTokens(LiveAgent live, SessionRow row, long nowMs) {
+  /** The tokens after a fresh parse when the file grew and the last parse is old enough, else null. */
+  private static TokenUsage refreshTokens(LiveAgent live, SessionRow row, long nowMs) {
     Provider provider;
     try {
       provider = Provider.parse(row.transcript().provider());
     } catch (IllegalArgumentException e) {
-      return false; // linked but not a format the transcripts module reads (gemini, aider, …)
+      return null; // linked but not a format the transcripts module reads
     }
     long size;
     try {
       size = Files.size(row.transcript().path());
     } catch (java.io.IOException e) {
-      return false;
+      return null;
     }
     if (size == live.tokensFileSize || nowMs - live.tokensCheckedAtMs < TOKENS_EVERY_MS) {
-      return false;
+      return null;
     }
     live.tokensCheckedAtMs = nowMs;
     live.tokensFileSize = size;
     try {
-      TokenUsage u = Transcripts.parse(provider, row.transcript().path()).detail().session().usage();
-      boolean changed = !u.equals(live.tokens);
-      live.tokens = u;
-      return changed;
+      return Transcripts.parse(provider, row.transcript().path()).detail().session().usage();
     } catch (RuntimeException e) {
-      return false; // a file mid-rewrite; the next growth tries again
+      return null; // a file mid-rewrite; the next growth tries again
     }
   }
 }

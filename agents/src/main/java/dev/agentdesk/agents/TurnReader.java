@@ -17,8 +17,9 @@ import java.util.Map;
  * is the provider's business: its adapter turns each line into {@link TurnSignal}s
  * ({@link LiveTranscripts#signals}), and this class only folds them (the canonical records do not
  * carry them: a stop reason is a live signal, not history). The transcript's content is always
- * read through the transcripts module. Not thread-safe: one reader per session, called from the
- * service's poller.
+ * read through the transcripts module. One thread reads ({@link #poll}, the service's poller,
+ * without the agent's monitor); any thread may look at what the last poll published
+ * ({@link #published}, {@link #offset}).
  */
 final class TurnReader {
   private static final int MAX_READ = 4 << 20;
@@ -26,7 +27,10 @@ final class TurnReader {
   private final Path file;
   private final Provider provider;
   private TurnSignals signals;
-  private long offset;
+  /** Written by the polling thread only; volatile so that snapshots on other threads see it. */
+  private volatile long offset;
+  /** The state after the last {@link #poll}, for other threads. */
+  private volatile TurnState published = TurnState.NONE;
   /** Pending tool calls: id → {question text (question tools) or null, tool name, line}. */
   private final Map<String, String[]> pending = new LinkedHashMap<>();
   private TurnState.Phase phase = TurnState.Phase.UNKNOWN;
@@ -97,9 +101,16 @@ final class TurnReader {
         any |= accept(line);
       }
     }
+    published = state();
     return any;
   }
 
+  /** The turn state as of the last {@link #poll}: safe to read from any thread. */
+  TurnState published() {
+    return published;
+  }
+
+  /** The turn state from the lines folded so far; for the polling thread (and tests that fold lines). */
   TurnState state() {
     String[] q = null;
     long qSeq = 0;
