@@ -43,13 +43,24 @@ public final class AgentsArea implements ApiArea {
   /** A transcript session's cost from the history: ours and the agent's own, each null while unknown. */
   private final Function<String, AgentCost> costOfSession;
   /**
-   * The last cost read per transcript session. Agent JSON is built on every terminal state change
-   * (on the PTY's event thread), so the history is asked at most once per {@link #COST_TTL_MS}.
+   * The last cost read per transcript session. Agent JSON is built on every terminal state change,
+   * on the PTY's event thread, which must never wait for the history's lock or a transcript parse:
+   * JSON takes what is here, and a stale or missing entry is (re)read on {@link #costReader}, at
+   * most once per {@link #COST_TTL_MS}; a changed figure is published as an agent event.
    */
   private final Map<String, Cost> costs = new java.util.concurrent.ConcurrentHashMap<>();
   private static final long COST_TTL_MS = 5_000;
 
   private record Cost(AgentCost costs, long readAtMs) {}
+
+  /** Reads costs off the PTY and request threads; one at a time, so the history sees no burst. */
+  private final java.util.concurrent.ExecutorService costReader = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+    Thread t = new Thread(r, "agent-costs");
+    t.setDaemon(true);
+    return t;
+  });
+  /** Transcript sessions whose cost is being read: one read each at a time. */
+  private final java.util.Set<String> costsReading = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   /** The linked transcript's own cost, priced with the history's price table (read once). */
   private final TranscriptCost transcriptCost = new TranscriptCost(
@@ -235,24 +246,41 @@ public final class AgentsArea implements ApiArea {
   }
 
   AgentJson json(AgentSession s) {
-    AgentCost cost = s.transcript() == null ? AgentCost.NONE : cost(s.transcript());
+    AgentCost cost = s.transcript() == null ? AgentCost.NONE : cost(s.id(), s.transcript());
     return AgentJson.of(s, s.terminalId() == null ? null : terminals.state(s.terminalId()).orElse(null), cost.usd(),
         cost.agentUsd());
   }
 
+  /** The last costs read of the session; never waits (see {@link #costs}). */
+  private AgentCost cost(String agentId, TranscriptLink link) {
+    Cost c = costs.get(link.sessionId());
+    if ((c == null || System.currentTimeMillis() - c.readAtMs() > COST_TTL_MS) && costsReading.add(link.sessionId())) {
+      try {
+        costReader.execute(() -> readCost(agentId, link));
+      } catch (java.util.concurrent.RejectedExecutionException closing) {
+        costsReading.remove(link.sessionId());
+      }
+    }
+    return c == null ? AgentCost.NONE : c.costs();
+  }
+
   /**
    * The history's costs of the session, else (not imported: {@code --no-import}, or not yet) the
-   * file's own: ours and the agent's.
+   * file's own: ours and the agent's. On {@link #costReader}.
    */
-  private AgentCost cost(TranscriptLink link) {
-    long now = System.currentTimeMillis();
-    Cost c = costs.get(link.sessionId());
-    if (c == null || now - c.readAtMs() > COST_TTL_MS) {
+  private void readCost(String agentId, TranscriptLink link) {
+    try {
       AgentCost known = costOfSession.apply(link.sessionId());
-      c = new Cost(known != null && known.usd() != null ? known : transcriptCost.of(link), now);
-      costs.put(link.sessionId(), c);
+      AgentCost fresh = known != null && known.usd() != null ? known : transcriptCost.of(link);
+      Cost old = costs.put(link.sessionId(), new Cost(fresh, System.currentTimeMillis()));
+      if (old == null ? !fresh.equals(AgentCost.NONE) : !old.costs().equals(fresh)) {
+        events.publish(new ServerEvent.AgentChanged(json(agents.get(agentId))));
+      }
+    } catch (RuntimeException e) {
+      // a session discarded meanwhile, a history being rebuilt: the next JSON asks again
+    } finally {
+      costsReading.remove(link.sessionId());
     }
-    return c.costs();
   }
 
   /** Runs an agents call, turning its typed errors into the API's. */
@@ -275,8 +303,14 @@ public final class AgentsArea implements ApiArea {
     return new ServeException(reason, e.getMessage(), e.reason().code(), e.paths(), e);
   }
 
+  /** The sessions behind the area (tests in this package start agents without HTTP). */
+  AgentSessions sessions() {
+    return agents;
+  }
+
   @Override
   public void close() {
+    costReader.shutdownNow();
     agents.close();
   }
 }
