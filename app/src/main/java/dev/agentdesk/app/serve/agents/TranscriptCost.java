@@ -22,7 +22,7 @@ import java.util.function.Supplier;
  * priced once (the copy of its usage with the largest output count, as the history counts it) at
  * the rates of its day, with the same price table as the history; a response with tokens whose
  * model has no price makes the answer null, never a silent $0. Beside it stands what the agent
- * itself recorded the session cost, where it writes that into the file (Claude Code's {@code cost-state}).
+ * itself recorded the session cost, where it writes that into the file (Claude Code's exit record, OpenCode's price of each message: the session's recorded cost).
  */
 final class TranscriptCost {
 
