@@ -28,8 +28,12 @@ import org.slf4j.LoggerFactory;
  * text still on screen. One resume per limit at most: a limit once resumed, cancelled or skipped is
  * never planned again (a different limit text later is a new limit).
  *
- * <p>Everything runs on one scheduler thread: {@link #observe} and {@link #userInput} only queue,
- * so they are safe on a PTY reader thread, and the PTY is read and written from here alone.
+ * <p>Threading: the plans live on one scheduler thread (the worker): {@link #observe} and
+ * {@link #userInput} only queue, so they are safe on a PTY reader thread; API calls that change a
+ * plan wait for the worker (at most 5 s). An entry's fields are the worker's; the two that API
+ * threads read ({@code enabled}, {@code plan}) are volatile. Typing the resume text, a PTY write
+ * that blocks while the program does not read, runs on a typist thread of its own, which hands a
+ * failure back to the worker.
  */
 public final class AutoResume implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AutoResume.class);
@@ -113,8 +117,10 @@ public final class AutoResume implements AutoCloseable {
     final String agent;
     final String page;
     final Target target;
-    Boolean enabled;
-    Plan plan;
+    /** Written by the worker only; volatile because API threads read it ({@link #enabled(String)}, {@link #override}). */
+    volatile Boolean enabled;
+    /** Written by the worker only; volatile because API threads read it ({@link #plan(String)}). */
+    volatile Plan plan;
     long turnAtLimit;
     SessionView last;
     final Set<String> handledLimits = new HashSet<>();
@@ -133,7 +139,16 @@ public final class AutoResume implements AutoCloseable {
   private final Consumer<String> changed;
   private final Clock clock;
   private final ScheduledExecutorService worker;
-  /** Only the worker thread touches the entries' fields; the map itself is read by API threads. */
+  /**
+   * Types resume texts: a PTY write blocks while its program does not read, and that must hold up
+   * neither the other sessions' plans nor the API's calls, which all run on {@link #worker}.
+   */
+  private final java.util.concurrent.ExecutorService typist = Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "agentdesk-auto-resume-typist");
+    t.setDaemon(true);
+    return t;
+  });
+  /** Only the worker thread writes the entries' fields (see the class comment); the map is read by API threads. */
   private final Map<String, Entry> sessions = new java.util.concurrent.ConcurrentHashMap<>();
 
   /**
@@ -340,18 +355,32 @@ public final class AutoResume implements AutoCloseable {
   private void resume(String session, Entry e, Instant now) {
     String text = settings.get().resumeText();
     // Decided before typing: a failure while typing must not lead to a second try for this limit.
-    e.plan = e.plan.decided(Plan.State.RESUMED, "typed '" + text + "' and Enter", now);
+    Plan resumed = e.plan.decided(Plan.State.RESUMED, "typed '" + text + "' and Enter", now);
+    e.plan = resumed;
+    changed.accept(session);
+    try {
+      typist.execute(() -> type(session, e, resumed, text, now));
+    } catch (java.util.concurrent.RejectedExecutionException closing) {
+      // closed meanwhile
+    }
+  }
+
+  /** On {@link #typist}: types, then tells the worker how it went. */
+  private void type(String session, Entry e, Plan resumed, String text, Instant now) {
     try {
       e.target.type(text);
     } catch (RuntimeException ex) {
-      e.plan = e.plan.decided(Plan.State.CANCELLED, "typing failed: " + ex.getMessage(), now);
-      changed.accept(session);
+      run(() -> {
+        if (e.plan == resumed) {
+          e.plan = resumed.decided(Plan.State.CANCELLED, "typing failed: " + ex.getMessage(), now);
+          changed.accept(session);
+        }
+      });
       return;
     }
     LOG.info("auto-resumed {}: typed '{}'", session, text);
-    changed.accept(session);
     notifier.publish(new Notification(EventKind.AUTO_RESUMED, session, e.agent,
-        Notifier.title(EventKind.AUTO_RESUMED, e.name, ""), "typed '" + text + "' after: " + e.plan.limitText(),
+        Notifier.title(EventKind.AUTO_RESUMED, e.name, ""), "typed '" + text + "' after: " + resumed.limitText(),
         notifier.url(e.page), now));
   }
 
@@ -404,5 +433,6 @@ public final class AutoResume implements AutoCloseable {
   @Override
   public void close() {
     worker.shutdownNow();
+    typist.shutdownNow();
   }
 }

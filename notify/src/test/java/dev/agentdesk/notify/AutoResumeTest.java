@@ -232,4 +232,90 @@ class AutoResumeTest {
       assertThat(typed).isEmpty();
     }
   }
+
+  /**
+   * A session whose program stopped reading blocks the typing of its resume text: the other
+   * sessions' plans and the API still answer meanwhile (typing runs on a thread of its own).
+   */
+  @Test
+  void aResumeWhoseTypingBlocksHoldsUpNeitherOtherSessionsNorTheApi() throws Exception {
+    AtomicLong now = new AtomicLong(Instant.parse("2025-06-23T19:00:00Z").toEpochMilli());
+    Clock clock = new Clock() {
+      @Override
+      public ZoneOffset getZone() {
+        return ZoneOffset.UTC;
+      }
+
+      @Override
+      public Clock withZone(java.time.ZoneId zone) {
+        return this;
+      }
+
+      @Override
+      public Instant instant() {
+        return Instant.ofEpochMilli(now.get());
+      }
+    };
+    java.util.concurrent.CountDownLatch typing = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch unblock = new java.util.concurrent.CountDownLatch(1);
+    String limit = "Claude AI usage limit reached|1750708800"; // 20:00 UTC
+    try (AutoResume r = new AutoResume(true, () -> NotifySettings.defaults().withResumeMargin(Duration.ZERO), notifier,
+        id -> {}, clock)) {
+      r.track("stuck", "claude", "claude", "#/terminals/stuck", target(limit, text -> {
+        typing.countDown();
+        try {
+          unblock.await(30, java.util.concurrent.TimeUnit.SECONDS); // a PTY whose program does not read
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }), null);
+      r.observe(new SessionView("stuck", "#/terminals/stuck", "claude", "claude", false, null, false, limit, null,
+          List.of(), false, null, 0));
+      Await.until("the plan", () -> r.plan("stuck").isPresent());
+      now.set(Instant.parse("2025-06-23T20:00:01Z").toEpochMilli());
+      assertThat(typing.await(10, java.util.concurrent.TimeUnit.SECONDS)).as("the resume is being typed").isTrue();
+      assertThat(r.plan("stuck").orElseThrow().state()).isEqualTo(AutoResume.Plan.State.RESUMED);
+
+      // meanwhile another session's limit is planned and the API changes it at once
+      List<String> typed = new CopyOnWriteArrayList<>();
+      r.track("other", "claude", "claude", "#/terminals/other", target("Claude AI usage limit reached|1750712400",
+          typed::add), null);
+      r.observe(new SessionView("other", "#/terminals/other", "claude", "claude", false, null, false,
+          "Claude AI usage limit reached|1750712400", null, List.of(), false, null, 0));
+      Await.until("the other plan", () -> r.plan("other").isPresent());
+      long before = System.nanoTime();
+      assertThat(r.cancel("other")).isTrue();
+      r.setEnabled("stuck", false);
+      assertThat((System.nanoTime() - before) / 1_000_000).as("the API answered without waiting for the typing")
+          .isLessThan(4_000);
+      assertThat(r.plan("other").orElseThrow().state()).isEqualTo(AutoResume.Plan.State.CANCELLED);
+      unblock.countDown();
+      assertThat(typed).isEmpty();
+    }
+  }
+
+  /** A target at {@code limit} that types through {@code typer}. */
+  private static AutoResume.Target target(String limit, java.util.function.Consumer<String> typer) {
+    return new AutoResume.Target() {
+      @Override
+      public long turn() {
+        return 0;
+      }
+
+      @Override
+      public String screenText() {
+        return limit;
+      }
+
+      @Override
+      public boolean running() {
+        return true;
+      }
+
+      @Override
+      public void type(String text) {
+        typer.accept(text);
+      }
+    };
+  }
 }
