@@ -32,8 +32,6 @@ final class AgentRules {
   enum TranscriptRule {
     /** Located by the transcripts module's adapter for {@link #transcriptProvider} (it knows where its tool writes). */
     PROVIDER,
-    /** A file in the worktree itself ({@link #worktreeTranscript}: aider's chat history, which history does not read yet). */
-    IN_WORKTREE,
     NONE
   }
 
@@ -146,8 +144,7 @@ final class AgentRules {
 
   static TranscriptRule transcriptRule(AgentType t) {
     return switch (t) {
-      case CLAUDE, CODEX, GEMINI, OPENCODE, COPILOT -> TranscriptRule.PROVIDER;
-      case AIDER -> TranscriptRule.IN_WORKTREE;
+      case CLAUDE, CODEX, GEMINI, OPENCODE, COPILOT, AIDER -> TranscriptRule.PROVIDER;
       case COMMAND -> TranscriptRule.NONE;
     };
   }
@@ -160,16 +157,10 @@ final class AgentRules {
       case GEMINI -> Provider.GEMINI;
       case OPENCODE -> Provider.OPENCODE;
       case COPILOT -> Provider.COPILOT;
-      case AIDER, COMMAND -> throw new IllegalArgumentException(t + " has no history provider");
+      // its session in the worktree's .aider.chat.history.md, which holds every start of aider there
+      case AIDER -> Provider.AIDER;
+      case COMMAND -> throw new IllegalArgumentException(t + " has no history provider");
     };
-  }
-
-  /** The file in the worktree for {@link TranscriptRule#IN_WORKTREE} agents. */
-  static String worktreeTranscript(AgentType t) {
-    if (t != AgentType.AIDER) {
-      throw new IllegalArgumentException(t + " writes no transcript into its worktree");
-    }
-    return ".aider.chat.history.md";
   }
 
   /**

@@ -2,8 +2,6 @@ package dev.agentdesk.agents;
 
 import dev.agentdesk.transcripts.LiveTranscripts;
 import dev.agentdesk.transcripts.Provider;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Map;
@@ -36,26 +34,7 @@ final class TranscriptLocator {
       case PROVIDER -> LiveTranscripts.locate(AgentRules.transcriptProvider(type),
               new LiveTranscripts.Launch(launchId, Worktrees.real(worktree), spawnedAt, claimed), env)
           .map(l -> new TranscriptLink(l.provider().id(), l.sessionId(), l.file()));
-      case IN_WORKTREE -> inWorktree(type, worktree.resolve(AgentRules.worktreeTranscript(type)), spawnedAt);
       case NONE -> Optional.empty();
     };
-  }
-
-  private Optional<TranscriptLink> inWorktree(AgentType type, Path file, Instant spawnedAt) {
-    try {
-      if (Files.isRegularFile(file)
-          && !Files.getLastModifiedTime(file).toInstant().isBefore(spawnedAt.minusMillis(LiveTranscripts.CLOCK_SLACK_MS))) {
-        return Optional.of(new TranscriptLink(type.cliName(), stem(file), file));
-      }
-    } catch (IOException e) {
-      // vanished between the two checks
-    }
-    return Optional.empty();
-  }
-
-  static String stem(Path f) {
-    String n = f.getFileName().toString();
-    int dot = n.indexOf('.', 1);
-    return dot < 0 ? n : n.substring(0, dot);
   }
 }

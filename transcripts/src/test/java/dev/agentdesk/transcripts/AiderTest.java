@@ -328,4 +328,34 @@ class AiderTest {
     assertThat(HistoryFolders.defaults(Provider.AIDER, Map.of("HOME", "/h", "AIDER_CHAT_HISTORY_FILE", "/w/chat.md")))
         .containsExactly(Path.of("/w/chat.md"));
   }
+
+  /**
+   * A live agent session of aider links the session it started, not the file: the worktree's
+   * history holds every start of aider there, and the whole file is no one session.
+   */
+  @Test
+  void aJustLaunchedAiderIsLinkedToTheSessionItStartedInTheFile(@TempDir Path dir) throws IOException {
+    Path file = project(dir);
+    Path cwd = file.getParent();
+    java.time.Instant launched = LocalDateTime.parse("2026-03-02T13:59:59").atZone(ZoneId.systemDefault()).toInstant();
+    LiveTranscripts.Located l = LiveTranscripts.locate(Provider.AIDER,
+        new LiveTranscripts.Launch(null, cwd, launched, java.util.Set.of()), Map.of("HOME", dir.toString())).orElseThrow();
+    assertThat(l.sessionId()).endsWith("-20260302T140000");
+    assertThat(l.file()).hasToString(file + "#" + l.sessionId());
+    assertThat(Transcripts.parse(Provider.AIDER, l.file()).detail().session().usage())
+        .isEqualTo(new TokenUsage(950, 60, 0, 0));
+    assertThatThrownBy(() -> Transcripts.parse(Provider.AIDER, file)).hasMessageContaining("holds 2 sessions");
+
+    // its header may be a second older than the launch (aider writes whole seconds), not more than the slack
+    java.time.Instant justAfter = launched.plusMillis(2_500);
+    assertThat(LiveTranscripts.locate(Provider.AIDER, new LiveTranscripts.Launch(null, cwd, justAfter, java.util.Set.of()),
+        Map.of()).map(LiveTranscripts.Located::sessionId)).contains(l.sessionId());
+    // a launch after every start, or the session already linked elsewhere: nothing yet
+    assertThat(LiveTranscripts.locate(Provider.AIDER, new LiveTranscripts.Launch(null, cwd, launched.plusSeconds(60),
+        java.util.Set.of()), Map.of())).isEmpty();
+    assertThat(LiveTranscripts.locate(Provider.AIDER, new LiveTranscripts.Launch(null, cwd, launched,
+        java.util.Set.of(l.sessionId())), Map.of())).isEmpty();
+    assertThat(LiveTranscripts.locate(Provider.AIDER, new LiveTranscripts.Launch(null, dir, launched,
+        java.util.Set.of()), Map.of())).as("no history file in that folder").isEmpty();
+  }
 }

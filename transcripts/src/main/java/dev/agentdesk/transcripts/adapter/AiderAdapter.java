@@ -2,6 +2,7 @@ package dev.agentdesk.transcripts.adapter;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentdesk.transcripts.LineProblem;
+import dev.agentdesk.transcripts.LiveTranscripts;
 import dev.agentdesk.transcripts.Provider;
 import dev.agentdesk.transcripts.TranscriptException;
 import dev.agentdesk.transcripts.records.DeleteSessionRecord;
@@ -85,6 +86,34 @@ public final class AiderAdapter implements ProviderAdapter {
         || head.stream().anyMatch(l -> l.startsWith(AiderSessions.HEADER));
   }
 
+  /**
+   * The session a just-launched aider started in the folder it runs in: the first one of the
+   * folder's history file whose header is no earlier than the launch (aider writes local time to
+   * the second) and that no other agent session links. A file holds many sessions, so the link
+   * names this one as {@code FILE#SESSION_ID}, which {@code Transcripts.parse} reads alone.
+   */
+  @Override
+  public Optional<LiveTranscripts.Located> locate(LiveTranscripts.Launch launch, List<Path> roots) {
+    Path file = launch.cwd().resolve(FILE_NAME);
+    if (!Files.isRegularFile(file)) {
+      return Optional.empty();
+    }
+    long since = launch.spawnedAt().toEpochMilli() - LiveTranscripts.CLOCK_SLACK_MS - 999;
+    try {
+      String project = projectHash(file);
+      for (AiderSessions.Session s : AiderSessions.of(file)) {
+        String id = sessionId(project, s);
+        if (s.startedAt() != null && java.time.Instant.parse(s.startedAt()).toEpochMilli() >= since
+            && !launch.claimed().contains(id)) {
+          return Optional.of(new LiveTranscripts.Located(Provider.AIDER, id, Path.of(file + "#" + id)));
+        }
+      }
+    } catch (IOException | java.time.format.DateTimeParseException e) {
+      // being written or replaced: the next poll looks again
+    }
+    return Optional.empty();
+  }
+
   /** A file holds many sessions, so a file alone is never one unit: see {@link #discover}. */
   @Override
   public Optional<SourceUnit> unitFor(Path file) {
@@ -124,9 +153,13 @@ public final class AiderAdapter implements ProviderAdapter {
     String project = projectHash(file);
     List<SourceUnit> units = new ArrayList<>();
     for (AiderSessions.Session s : AiderSessions.of(file)) {
-      units.add(new SourceUnit(Provider.AIDER, file, "aider-" + project + "-" + s.part(), null, null, s.part()));
+      units.add(new SourceUnit(Provider.AIDER, file, sessionId(project, s), null, null, s.part()));
     }
     return units;
+  }
+
+  private static String sessionId(String projectHash, AiderSessions.Session s) {
+    return "aider-" + projectHash + "-" + s.part();
   }
 
   /** Session ids name the project by its folder (8 hex of a SHA-256): the same time in two projects is two sessions. */
