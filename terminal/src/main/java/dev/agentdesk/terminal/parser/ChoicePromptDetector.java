@@ -50,6 +50,9 @@ final class ChoicePromptDetector {
     if (d == Detection.NONE && claude) {
       return CursorMenuDetector.detect(screen, end, settled);
     }
+    if (d == Detection.NONE && agent == Agent.OPENCODE) {
+      return OpenCodePrompts.detect(screen, end);
+    }
     return d;
   }
 

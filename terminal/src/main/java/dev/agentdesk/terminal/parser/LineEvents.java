@@ -92,6 +92,18 @@ final class LineEvents {
     boolean errorCandidate = (keywords & Prefilter.ERROR) != 0;
     boolean guarded = (rateCandidate || errorCandidate) && LineGuards.isCodeOrDiff(message);
     ParsedEvent retry = guarded || keywords == 0 ? null : RetryRules.match(message);
+    if (agent == Agent.OPENCODE && !fencedRow && !past) {
+      ParsedEvent oc = RetryRules.matchOpenCode(message);
+      if (oc != null) {
+        // Every attempt redraws the row with a new count: the failure is reported once, by its message.
+        String said = oc instanceof ParsedEvent.RateLimit r ? r.matchedText() : ((ParsedEvent.ApiError) oc).matchedText();
+        if (seenThisTurn.add("opencode-retry\u0000" + said)) {
+          out.add(oc);
+        }
+        rateCandidate = false;
+        errorCandidate = false;
+      }
+    }
     if (retry != null) {
       // One event per attempt: the countdown ("retrying in 3s", "2s", …) is the same attempt.
       if (seenThisTurn.add("retry\u0000" + RetryRules.attemptKey(message))) {

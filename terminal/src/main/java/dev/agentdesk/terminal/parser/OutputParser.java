@@ -274,7 +274,8 @@ public final class OutputParser {
     if (!changed.isEmpty() || choicePending) {
       // A menu can only appear through a changed option row, and only vanish if one was showing.
       if (currentChoice != null || choicePending || anyChanged(changed, ChoicePromptDetector::looksLikeOption)
-          || agent == Agent.CLAUDE && anyChanged(changed, CursorMenuDetector::mayBeOption)) {
+          || agent == Agent.CLAUDE && anyChanged(changed, CursorMenuDetector::mayBeOption)
+          || agent == Agent.OPENCODE && anyChanged(changed, OpenCodePrompts::mayBePart)) {
         choice(screen, false, out);
       }
       if (anyChanged(changed, PickerPrompts::mayBeFooter)) {

@@ -218,9 +218,11 @@ public sealed interface ParsedEvent {
    * A confirmation / multiple-choice menu. {@code numbered}: the options carry their digits on
    * screen and a digit answers; otherwise (Claude's theme picker, trust dialog) the options are
    * numbered 1..n here in screen order and answered by moving the cursor marker and Enter.
+   * {@code across}: the options stand side by side on one row (OpenCode's permission buttons), so
+   * the cursor moves with Left/Right rather than Up/Down.
    */
-  record ChoicePrompt(String title, List<ChoiceOption> options, String dismissKey, String amendKey, boolean numbered)
-      implements ParsedEvent {
+  record ChoicePrompt(String title, List<ChoiceOption> options, String dismissKey, String amendKey, boolean numbered,
+      boolean across) implements ParsedEvent {
     public ChoicePrompt {
       Objects.requireNonNull(title, "title");
       options = List.copyOf(options);
@@ -232,6 +234,11 @@ public sealed interface ParsedEvent {
     /** A numbered menu. */
     public ChoicePrompt(String title, List<ChoiceOption> options, String dismissKey, String amendKey) {
       this(title, options, dismissKey, amendKey, true);
+    }
+
+    /** A menu whose options stand one under the other. */
+    public ChoicePrompt(String title, List<ChoiceOption> options, String dismissKey, String amendKey, boolean numbered) {
+      this(title, options, dismissKey, amendKey, numbered, false);
     }
 
     @Override

@@ -44,6 +44,34 @@ final class RetryRules {
     return new ParsedEvent.ApiError("claude-api-retry", text, kind);
   }
 
+  /**
+   * OpenCode's status row while it resends a failed request (1.18): its progress blocks, the
+   * provider's message whole, then {@code [retrying attempt #3]} or {@code [retrying in 11s attempt #4]},
+   * then the key hint ({@code esc interrupt}, which a long message pushes onto the rows below).
+   * OpenCode retries a 429 or a 5xx without end, so the attempts are one failure: the message is
+   * the event's text, reported once per input turn (the caller keys it by {@link #openCodeKey}).
+   */
+  private static final Pattern OPENCODE_RETRY = Pattern.compile(
+      "^\\s*[⬝■]{3,}\\s+(.+?)\\s+\\[retrying(?: in (\\d{1,5})s)? attempt #\\d{1,4}\\](?:\\s.*)?$");
+
+  /** A {@link ParsedEvent.RateLimit} or {@link ParsedEvent.ApiError} for OpenCode's retry row, or null. */
+  static ParsedEvent matchOpenCode(String row) {
+    if (!row.contains("[retrying")) {
+      return null;
+    }
+    Matcher m = OPENCODE_RETRY.matcher(row);
+    if (!m.matches()) {
+      return null;
+    }
+    String cause = m.group(1);
+    Long retryMs = m.group(2) == null ? null : Long.parseLong(m.group(2)) * 1000;
+    if (RATE.matcher(cause).find()) {
+      return new ParsedEvent.RateLimit("opencode_retrying", cause, retryMs);
+    }
+    return new ParsedEvent.ApiError("opencode-api-retry", cause,
+        SERVER.matcher(cause).find() ? ErrorKind.SERVER : ErrorKind.UNKNOWN);
+  }
+
   /** The retry line without its countdown: one key per attempt. */
   static String attemptKey(String row) {
     return row.strip().replaceAll("retrying in \\d+\\s*s", "retrying");

@@ -17,7 +17,7 @@ final class ParsedSignals {
         options.add(new PendingChoice.Option(o.index(), o.label(), o.destructive(), o.description(), o.highlighted()));
       }
       return new SessionSignal.ChoiceShown(new PendingChoice(c.title(), options, c.dismissKey(), c.amendKey(),
-          c.numbered()));
+          c.numbered(), c.across()));
     } else if (e instanceof ParsedEvent.ChoiceCleared) {
       return new SessionSignal.ChoiceGone();
     } else if (e instanceof ParsedEvent.RateLimit r) {

@@ -11,8 +11,10 @@ import java.util.List;
  * @param dismissKey the footer's "Esc to …" word, or null
  * @param amendKey the footer's "Tab to …" word, or null
  * @param numbered the options carry their digits on screen
+ * @param across the options stand side by side (a row of buttons): the cursor moves with Left/Right
  */
-public record PendingChoice(String title, List<Option> options, String dismissKey, String amendKey, boolean numbered) {
+public record PendingChoice(String title, List<Option> options, String dismissKey, String amendKey, boolean numbered,
+    boolean across) {
 
   public PendingChoice {
     options = List.copyOf(options);
@@ -21,6 +23,11 @@ public record PendingChoice(String title, List<Option> options, String dismissKe
   /** A numbered menu: a digit answers it. */
   public PendingChoice(String title, List<Option> options, String dismissKey, String amendKey) {
     this(title, options, dismissKey, amendKey, true);
+  }
+
+  /** A menu whose options stand one under the other. */
+  public PendingChoice(String title, List<Option> options, String dismissKey, String amendKey, boolean numbered) {
+    this(title, options, dismissKey, amendKey, numbered, false);
   }
 
   /**
@@ -49,10 +56,10 @@ public record PendingChoice(String title, List<Option> options, String dismissKe
     java.util.ArrayList<Key> keys = new java.util.ArrayList<>();
     int from = at < 0 ? 0 : at;
     for (int i = from; i < target; i++) {
-      keys.add(Key.DOWN);
+      keys.add(across ? Key.RIGHT : Key.DOWN);
     }
     for (int i = from; i > target; i--) {
-      keys.add(Key.UP);
+      keys.add(across ? Key.LEFT : Key.UP);
     }
     keys.add(Key.ENTER);
     return keys;
