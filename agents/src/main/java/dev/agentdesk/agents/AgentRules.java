@@ -137,8 +137,11 @@ final class AgentRules {
       // "Press Ctrl-C again to exit": Claude Code then writes its exit records (its recorded cost) and marks the
       // shutdown graceful (lastGracefulShutdown); Codex and Gemini CLI quit the same way.
       case CLAUDE, CODEX, GEMINI -> new Farewell(List.of(Key.CTRL_C, Key.CTRL_C), Duration.ofMillis(2500), 2);
+      // OpenCode 1.18 quits on one Ctrl-C, busy or not, in under half a second, printing "Continue
+      // opencode -s <session>"; a second round covers a composer holding text (Ctrl-C clears it first).
+      case OPENCODE -> new Farewell(List.of(Key.CTRL_C), Duration.ofMillis(2500), 2);
       // No exit keys known to hold for these: SIGTERM is their polite end.
-      case AIDER, OPENCODE, COPILOT, COMMAND -> Farewell.NONE;
+      case AIDER, COPILOT, COMMAND -> Farewell.NONE;
     };
   }
 

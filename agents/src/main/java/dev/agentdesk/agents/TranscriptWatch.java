@@ -1,9 +1,9 @@
 package dev.agentdesk.agents;
 
+import dev.agentdesk.transcripts.LiveTranscripts;
 import dev.agentdesk.transcripts.Provider;
 import dev.agentdesk.transcripts.Transcripts;
 import dev.agentdesk.transcripts.records.TokenUsage;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -105,7 +105,7 @@ final class TranscriptWatch {
     }
     long size;
     try {
-      size = Files.size(row.transcript().path());
+      size = LiveTranscripts.version(provider, row.transcript().path());
     } catch (java.io.IOException e) {
       return null;
     }

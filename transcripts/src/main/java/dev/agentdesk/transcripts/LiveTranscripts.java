@@ -43,6 +43,16 @@ public final class LiveTranscripts {
   }
 
   /**
+   * A number that changes whenever the located transcript {@code file} of {@code provider} may hold
+   * something new (its size for an appended file); a watcher re-reads it only then.
+   *
+   * @throws java.io.IOException when it cannot be read
+   */
+  public static long version(Provider provider, Path file) throws java.io.IOException {
+    return ProviderAdapter.of(provider).liveVersion(file);
+  }
+
+  /**
    * The transcript {@code launch} writes, if it exists yet, under {@code provider}'s default folders
    * for {@code env} (its {@code HOME} and the tool's own variable, never the JVM's).
    */

@@ -113,13 +113,44 @@ public final class OpenCodeAdapter implements ProviderAdapter {
   }
 
   /**
-   * The newest session file of the JSON storage since the launch that names the launch folder.
-   * Since 1.2 a session is rows of {@code opencode.db}, not a file a reader can tail: not located
-   * (its history is still imported; docs/session-detail.md).
+   * The session a just-launched OpenCode writes: since 1.2 the earliest top-level session of
+   * {@code opencode.db} created since the launch in the launch folder and not claimed, located as
+   * {@code opencode.db#<session id>} (the form {@code Transcripts.parse} reads); before 1.2 the
+   * newest session file of the JSON storage that names the launch folder.
    */
   @Override
   public Optional<LiveTranscripts.Located> locate(LiveTranscripts.Launch launch, List<Path> roots) {
+    for (Path root : roots) {
+      Path db = root.resolve(DATABASE);
+      if (Files.isRegularFile(db)) {
+        Optional<String> id = OpenCodeDatabase.launched(db, launch);
+        if (id.isPresent()) {
+          return Optional.of(new LiveTranscripts.Located(Provider.OPENCODE, id.get(), Path.of(db + "#" + id.get())));
+        }
+      }
+    }
     return LiveLocate.newestNamingCwd(Provider.OPENCODE, roots, launch, OpenCodeAdapter::isSessionFile, this::unitFor);
+  }
+
+  /**
+   * A database session ({@code opencode.db#<id>}) changes without its file growing (writes go to
+   * the write-ahead log, which a checkpoint folds back): its version is the size and modification
+   * time of the database and of its {@code -wal}.
+   */
+  @Override
+  public long liveVersion(Path file) throws IOException {
+    String name = file.toString();
+    int hash = name.lastIndexOf('#');
+    if (Files.exists(file) || hash < 0) {
+      return ProviderAdapter.super.liveVersion(file);
+    }
+    Path db = Path.of(name.substring(0, hash));
+    long v = Files.size(db) * 31 + Files.getLastModifiedTime(db).toMillis();
+    Path wal = Path.of(db + "-wal");
+    if (Files.exists(wal)) {
+      v = v * 31 + Files.size(wal) * 31 + Files.getLastModifiedTime(wal).toMillis();
+    }
+    return v;
   }
 
   @Override

@@ -55,6 +55,31 @@ final class OpenCodeDatabase {
     }
   }
 
+  /**
+   * The session {@code launch} started: the earliest top-level session (no parent: a sub-agent's
+   * session is its own row) created since the launch, less the clock slack, whose folder is the
+   * launch folder, and not claimed by another launch.
+   */
+  static java.util.Optional<String> launched(Path db, dev.agentdesk.transcripts.LiveTranscripts.Launch launch) {
+    long notBefore = launch.spawnedAt().toEpochMilli() - dev.agentdesk.transcripts.LiveTranscripts.CLOCK_SLACK_MS;
+    try (Connection c = open(db); PreparedStatement p = c.prepareStatement(
+        "SELECT id, directory FROM session WHERE parent_id IS NULL AND time_created >= ? ORDER BY time_created, id")) {
+      p.setLong(1, notBefore);
+      try (ResultSet rs = p.executeQuery()) {
+        while (rs.next()) {
+          String id = rs.getString(1);
+          String dir = rs.getString(2);
+          if (dir != null && !launch.claimed().contains(id) && LiveLocate.real(Path.of(dir)).equals(launch.cwd())) {
+            return java.util.Optional.of(id);
+          }
+        }
+      }
+      return java.util.Optional.empty();
+    } catch (SQLException e) {
+      return java.util.Optional.empty(); // not created yet, or mid-migration: the next poll looks again
+    }
+  }
+
   static ParseResult parse(SourceUnit unit, Cursor cursor) {
     Path db = unit.file();
     String id = unit.part();

@@ -97,6 +97,16 @@ public sealed interface ProviderAdapter permits ClaudeCodeAdapter, CodexAdapter,
     return Optional.empty();
   }
 
+  /**
+   * A number that changes whenever the located transcript {@code file} may have new content, for a
+   * watcher that reads again only then: its size by default (transcripts are appended to).
+   *
+   * @throws IOException when it cannot be read (gone, or not there yet)
+   */
+  default long liveVersion(Path file) throws IOException {
+    return Files.size(file);
+  }
+
   /** The adapter for {@code provider} with the default batch size. */
   static ProviderAdapter of(Provider provider) {
     return switch (provider) {
