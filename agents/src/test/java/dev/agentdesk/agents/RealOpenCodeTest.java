@@ -4,7 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentdesk.agents.AgentStatus.Phase;
+import dev.agentdesk.terminal.parser.ErrorKind;
+import dev.agentdesk.terminal.parser.ParsedEvent;
 import dev.agentdesk.terminal.session.PendingChoice;
+import dev.agentdesk.terminal.session.SessionEvent;
+import dev.agentdesk.terminal.session.SessionListener;
 import dev.agentdesk.testkit.OpenCodeHome;
 import dev.agentdesk.testkit.model.ModelRequest;
 import dev.agentdesk.testkit.model.ModelServer;
@@ -18,6 +22,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -87,6 +92,9 @@ class RealOpenCodeTest {
     assertThat(Transcripts.parse(Provider.OPENCODE, done.transcript().path()).unit().sessionId())
         .isEqualTo(done.transcript().sessionId());
     assertThat(done.status().awaitingInput()).isFalse();
+    // nothing but the model and the registry's stand-in was asked for (the plugin SDK, a 404)
+    assertThat(model.requests()).allSatisfy(r -> assertThat(r.path()).matches("/v1/chat/completions|"
+        + OpenCodeHome.REGISTRY + "@opencode-ai/plugin"));
   }
 
   @Test
@@ -120,24 +128,46 @@ class RealOpenCodeTest {
         "The server had an error while processing your request. Sorry about that!", Map.of()))));
     model.add(Script.ofSteps("m-e429", Step.of(new Reply.Failure(429, "requests", "Rate limit reached for requests",
         Map.of()))));
+    // two sessions at once (OpenCode retries without end, so each failure has a session of its own)
     AgentSession s = sessions.start(AgentSpec.of(AgentType.OPENCODE, repo.top).withWorktree("errors")
         .withPrompt("go m-e500"));
+    AgentSession t = sessions.start(AgentSpec.of(AgentType.OPENCODE, repo.top).withWorktree("limited")
+        .withPrompt("go m-e429"));
+    List<ParsedEvent> reported = new CopyOnWriteArrayList<>();
+    for (AgentSession x : List.of(s, t)) {
+      sessions.terminal(x.id()).orElseThrow().addListener(new SessionListener() {
+        @Override
+        public void onEvent(SessionEvent e) {
+          if (e instanceof SessionEvent.Parsed p
+              && (p.event() instanceof ParsedEvent.RateLimit || p.event() instanceof ParsedEvent.ApiError)) {
+            reported.add(p.event());
+          }
+        }
+      });
+    }
     AgentSession failing = await(s.id(), "the 500", x -> x.terminal() != null && x.terminal().lastApiError() != null);
     assertThat(failing.terminal().lastApiError())
         .isEqualTo("The server had an error while processing your request. Sorry about that!");
     assertThat(failing.terminal().lastApiErrorKind()).isEqualTo("server");
     assertThat(failing.status().phase()).isNotEqualTo(Phase.RATE_LIMITED);
-    // OpenCode retries without end; stop it and start over (a new session: a new marker, a new turn)
-    sessions.stop(s.id());
 
-    AgentSession t = sessions.start(AgentSpec.of(AgentType.OPENCODE, repo.top).withWorktree("limited")
-        .withPrompt("go m-e429"));
     AgentSession limited = await(t.id(), "the 429", x -> x.status().phase() == Phase.RATE_LIMITED);
     assertThat(limited.terminal().rateLimitText()).isEqualTo("Rate limit reached for requests");
     assertThat(limited.terminal().lastApiError()).isEqualTo("Rate limit reached for requests");
-    // more attempts follow and are the same limit
-    awaitRequests("m-e429", 2);
+    // the next attempts redraw the row with new counts: the same limit, the same error
+    awaitRequests("m-e429", 3);
+    awaitRequests("m-e500", 3);
     assertThat(sessions.get(t.id()).terminal().rateLimitText()).isEqualTo("Rate limit reached for requests");
+    assertThat(sessions.get(s.id()).terminal().lastApiError())
+        .isEqualTo("The server had an error while processing your request. Sorry about that!");
+    assertThat(reported).containsExactlyInAnyOrder(
+        new ParsedEvent.ApiError("opencode-api-retry",
+            "The server had an error while processing your request. Sorry about that!", ErrorKind.SERVER),
+        reported.stream().filter(ParsedEvent.RateLimit.class::isInstance).findFirst().orElseThrow());
+    assertThat(reported).filteredOn(ParsedEvent.RateLimit.class::isInstance).singleElement()
+        .extracting(e -> ((ParsedEvent.RateLimit) e).matchedText()).isEqualTo("Rate limit reached for requests");
+    sessions.stop(s.id());
+    sessions.stop(t.id());
   }
 
   @Test

@@ -15,8 +15,11 @@ import java.util.Map;
  * whose one model {@value #MODEL} has a context limit and a price, so OpenCode needs no catalogue
  * (models.dev) and prices its own messages. {@code OPENCODE_DISABLE_MODELS_FETCH},
  * {@code OPENCODE_DISABLE_AUTOUPDATE}, {@code OPENCODE_DISABLE_LSP_DOWNLOAD} and
- * {@code OPENCODE_DISABLE_SHARE} keep it from the network; {@code HOME} and the XDG folders put its
- * database ({@code $XDG_DATA_HOME/opencode/opencode.db}), log and cache here.
+ * {@code OPENCODE_DISABLE_SHARE} keep it from the network but for one look-up: at start 1.18.33 asks
+ * the npm registry for {@code @opencode-ai/plugin} (the plugin SDK it puts beside a user's plugins),
+ * so {@code NPM_CONFIG_REGISTRY}/{@code BUN_CONFIG_REGISTRY} name {@value #REGISTRY} on the model
+ * server, which answers 404 and records it, and OpenCode goes on. {@code HOME} and the XDG folders
+ * put its database ({@code $XDG_DATA_HOME/opencode/opencode.db}), log and cache here.
  */
 public final class OpenCodeHome {
   /** The provider id in {@code opencode.json}. */
@@ -28,8 +31,12 @@ public final class OpenCodeHome {
   /** Dollars per million tokens in the configuration: input, output, cache read. */
   public static final double PRICE_INPUT = 2, PRICE_OUTPUT = 8, PRICE_CACHE_READ = 0.5;
 
+  /** The path on the model server that stands for the npm registry (a 404 there, recorded). */
+  public static final String REGISTRY = "/npm-registry/";
+
   private final RealAgents.Pin pin;
   private final Path home;
+  private final String baseUrl;
 
   /**
    * A home in {@code home} (created) for the server at {@code baseUrl}; with {@code askBash} the
@@ -40,6 +47,7 @@ public final class OpenCodeHome {
   public OpenCodeHome(Path home, String baseUrl, boolean askBash) throws IOException {
     this.pin = RealAgents.require("opencode");
     this.home = Files.createDirectories(home);
+    this.baseUrl = baseUrl;
     Files.writeString(config(), "{\n"
         + "  \"$schema\": \"https://opencode.ai/config.json\",\n"
         + "  \"model\": \"" + PROVIDER + "/" + MODEL + "\",\n"
@@ -91,6 +99,8 @@ public final class OpenCodeHome {
     env.put("OPENCODE_DISABLE_AUTOUPDATE", "1");
     env.put("OPENCODE_DISABLE_LSP_DOWNLOAD", "1");
     env.put("OPENCODE_DISABLE_SHARE", "1");
+    env.put("NPM_CONFIG_REGISTRY", baseUrl + REGISTRY);
+    env.put("BUN_CONFIG_REGISTRY", baseUrl + REGISTRY);
     env.put("TERM", "xterm-256color");
     return env;
   }
