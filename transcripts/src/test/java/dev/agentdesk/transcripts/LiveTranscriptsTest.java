@@ -161,4 +161,49 @@ class LiveTranscriptsTest {
     Files.setLastModifiedTime(gemini, FileTime.from(spawned.minusSeconds(60)));
     assertThat(LiveTranscripts.locate(Provider.GEMINI, launch, env)).isEmpty();
   }
+
+  @Test
+  void anOpenCodeLaunchIsTheEarliestTopLevelSessionOfItsFolderInTheDatabaseSinceTheSpawn() throws Exception {
+    Path cwd = Files.createDirectories(tmp.resolve("work/proj")).toRealPath();
+    Path other = Files.createDirectories(tmp.resolve("work/other")).toRealPath();
+    Instant spawned = Instant.parse("2026-05-01T10:00:00Z");
+    long t = spawned.toEpochMilli();
+    Path data = Files.createDirectories(tmp.resolve("xdg-db"));
+    Path db = data.resolve("opencode/opencode.db");
+    Files.createDirectories(db.getParent());
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + db);
+        java.sql.Statement st = c.createStatement()) {
+      st.execute("PRAGMA journal_mode=WAL");
+      st.execute("CREATE TABLE session (id TEXT PRIMARY KEY, parent_id TEXT, directory TEXT NOT NULL,"
+          + " time_created INTEGER NOT NULL, time_updated INTEGER NOT NULL)");
+      st.execute("CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, time_created INTEGER NOT NULL,"
+          + " time_updated INTEGER NOT NULL, data TEXT NOT NULL)");
+      st.execute("CREATE TABLE part (id TEXT PRIMARY KEY, message_id TEXT NOT NULL, session_id TEXT NOT NULL,"
+          + " time_created INTEGER NOT NULL, time_updated INTEGER NOT NULL, data TEXT NOT NULL)");
+      st.execute("INSERT INTO session VALUES ('ses_old', NULL, '" + cwd + "', " + (t - 60_000) + ", " + t + ")");
+      st.execute("INSERT INTO session VALUES ('ses_elsewhere', NULL, '" + other + "', " + (t + 100) + ", " + t + ")");
+      st.execute("INSERT INTO session VALUES ('ses_mine', NULL, '" + cwd + "', " + (t + 500) + ", " + t + ")");
+      st.execute("INSERT INTO session VALUES ('ses_child', 'ses_mine', '" + cwd + "', " + (t + 400) + ", " + t + ")");
+      st.execute("INSERT INTO session VALUES ('ses_next', NULL, '" + cwd + "', " + (t + 900) + ", " + t + ")");
+    }
+    Map<String, String> env = Map.of("HOME", tmp.resolve("home").toString(), "XDG_DATA_HOME", data.toString());
+    LiveTranscripts.Launch launch = new LiveTranscripts.Launch(null, cwd, spawned, Set.of());
+    assertThat(LiveTranscripts.locate(Provider.OPENCODE, launch, env)).contains(
+        new LiveTranscripts.Located(Provider.OPENCODE, "ses_mine", Path.of(db + "#ses_mine")));
+    // a session another launch linked is not linked twice; none of another folder or from before
+    assertThat(LiveTranscripts.locate(Provider.OPENCODE, new LiveTranscripts.Launch(null, cwd, spawned,
+        Set.of("ses_mine")), env)).map(LiveTranscripts.Located::sessionId).contains("ses_next");
+    assertThat(LiveTranscripts.locate(Provider.OPENCODE, new LiveTranscripts.Launch(null, cwd, spawned.plusSeconds(60),
+        Set.of()), env)).isEmpty();
+    // the located session reads back by that name, and its version moves when the database is written
+    assertThat(Transcripts.parse(Provider.OPENCODE, Path.of(db + "#ses_mine")).unit().sessionId()).isEqualTo("ses_mine");
+    long before = LiveTranscripts.version(Provider.OPENCODE, Path.of(db + "#ses_mine"));
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + db);
+        java.sql.Statement st = c.createStatement()) {
+      st.execute("PRAGMA journal_mode=WAL");
+      st.execute("PRAGMA wal_autocheckpoint=0");
+      st.execute("UPDATE session SET time_updated = " + (t + 5000) + " WHERE id = 'ses_mine'");
+      assertThat(LiveTranscripts.version(Provider.OPENCODE, Path.of(db + "#ses_mine"))).isNotEqualTo(before);
+    }
+  }
 }
