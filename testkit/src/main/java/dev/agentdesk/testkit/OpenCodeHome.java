@@ -24,7 +24,7 @@ import java.util.Map;
 public final class OpenCodeHome {
   /** The provider id in {@code opencode.json}. */
   public static final String PROVIDER = "scripted";
-  /** The model id the server is asked for. */
+  /** The model id the server is asked for, unless another is given. */
   public static final String MODEL = "gpt-scripted";
   /** A key that only the scripted server ever sees. */
   public static final String KEY = "sk-scripted-opencode-0123456789";
@@ -45,20 +45,28 @@ public final class OpenCodeHome {
    * @throws AssertionError when the pinned CLI is not installed ({@link RealAgents#require})
    */
   public OpenCodeHome(Path home, String baseUrl, boolean askBash) throws IOException {
+    this(home, baseUrl, askBash, MODEL);
+  }
+
+  /**
+   * As {@link #OpenCodeHome(Path, String, boolean)} with the model id {@code model} (one agentdesk's
+   * price table knows, such as {@code gpt-4o}, for a test of agentdesk's own cost).
+   */
+  public OpenCodeHome(Path home, String baseUrl, boolean askBash, String model) throws IOException {
     this.pin = RealAgents.require("opencode");
     this.home = Files.createDirectories(home);
     this.baseUrl = baseUrl;
     Files.writeString(config(), "{\n"
         + "  \"$schema\": \"https://opencode.ai/config.json\",\n"
-        + "  \"model\": \"" + PROVIDER + "/" + MODEL + "\",\n"
-        + "  \"small_model\": \"" + PROVIDER + "/" + MODEL + "\",\n"
+        + "  \"model\": \"" + PROVIDER + "/" + model + "\",\n"
+        + "  \"small_model\": \"" + PROVIDER + "/" + model + "\",\n"
         + "  \"autoupdate\": false,\n"
         + "  \"share\": \"disabled\",\n"
         + (askBash ? "  \"permission\": {\"bash\": \"ask\"},\n" : "")
         + "  \"provider\": {\"" + PROVIDER + "\": {\n"
         + "    \"npm\": \"@ai-sdk/openai-compatible\", \"name\": \"Scripted\",\n"
         + "    \"options\": {\"baseURL\": \"" + baseUrl + "/v1\", \"apiKey\": \"" + KEY + "\"},\n"
-        + "    \"models\": {\"" + MODEL + "\": {\"name\": \"GPT Scripted\", \"limit\": {\"context\": 128000, \"output\": 8192},\n"
+        + "    \"models\": {\"" + model + "\": {\"name\": \"GPT Scripted\", \"limit\": {\"context\": 128000, \"output\": 8192},\n"
         + "      \"cost\": {\"input\": " + PRICE_INPUT + ", \"output\": " + PRICE_OUTPUT + ", \"cache_read\": "
         + PRICE_CACHE_READ + "}}}\n"
         + "  }}\n"
