@@ -39,7 +39,7 @@ final class TranscriptCost {
    * it records none; both null for an unreadable file.
    */
   AgentCost of(TranscriptLink link) {
-    if (link == null || link.path() == null || !Files.isRegularFile(link.path())) {
+    if (link == null || link.path() == null || !Files.isRegularFile(wholeFile(link.path()))) {
       return AgentCost.NONE;
     }
     Transcripts.FreshParse parse;
@@ -78,5 +78,12 @@ final class TranscriptCost {
       usd += price.get().at(day).usd(u);
     }
     return Math.round(usd * 1e6) / 1e6;
+  }
+
+  /** The file itself, or for one session of a file that holds several ({@code FILE#SESSION}, as {@code Transcripts.parse} names it) that file. */
+  private static java.nio.file.Path wholeFile(java.nio.file.Path p) {
+    String name = p.toString();
+    int hash = name.lastIndexOf('#');
+    return Files.exists(p) || hash <= 0 ? p : java.nio.file.Path.of(name.substring(0, hash));
   }
 }
