@@ -2,6 +2,7 @@ package dev.agentdesk.agents;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import dev.agentdesk.agents.AgentStatus.Phase;
 import dev.agentdesk.terminal.parser.ErrorKind;
@@ -89,8 +90,11 @@ class RealOpenCodeTest {
     assertThat(done.transcript().path()).hasToString(opencode.dataDir().resolve("opencode.db") + "#"
         + done.transcript().sessionId());
     assertThat(done.tokens()).isEqualTo(new TokenUsage(1200, 34, 300, 0, 0));
-    assertThat(Transcripts.parse(Provider.OPENCODE, done.transcript().path()).unit().sessionId())
-        .isEqualTo(done.transcript().sessionId());
+    Transcripts.FreshParse parsed = Transcripts.parse(Provider.OPENCODE, done.transcript().path());
+    assertThat(parsed.unit().sessionId()).isEqualTo(done.transcript().sessionId());
+    // OpenCode's own price of the reply, at the configured rates, is the session's recorded cost
+    assertThat(parsed.detail().session().recordedCost().totalUsd()).isCloseTo((1200 * OpenCodeHome.PRICE_INPUT
+        + 34 * OpenCodeHome.PRICE_OUTPUT + 300 * OpenCodeHome.PRICE_CACHE_READ) / 1e6, within(1e-12));
     assertThat(done.status().awaitingInput()).isFalse();
     // nothing but the model and the registry's stand-in was asked for (the plugin SDK, a 404)
     assertThat(model.requests()).allSatisfy(r -> assertThat(r.path()).matches("/v1/chat/completions|"

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.agentdesk.transcripts.records.ContentTypes;
 import dev.agentdesk.transcripts.records.MessageRecord;
 import dev.agentdesk.transcripts.records.Presentations;
+import dev.agentdesk.transcripts.records.RecordedCost;
 import dev.agentdesk.transcripts.records.TokenUsage;
 import dev.agentdesk.transcripts.records.ToolCallRecord;
 import dev.agentdesk.transcripts.records.ToolResultRecord;
@@ -11,6 +12,7 @@ import dev.agentdesk.transcripts.records.TranscriptRecord;
 import dev.agentdesk.transcripts.records.Visibility;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -53,6 +55,7 @@ final class OpenCodeSessions {
         ignored.merge("message " + role, 1L, Long::sum);
       }
     }
+    acc.recordedCost = recordedCost(sorted);
     List<TranscriptRecord> records = new ArrayList<>(body.size() + 1);
     records.add(acc.toRecord(unit, true));
     records.addAll(body);
@@ -202,6 +205,33 @@ final class OpenCodeSessions {
           ? Json.timestampMillis(time.path("end").asLong()) : start, output != null ? output : status,
           status.equals("error")));
     }
+  }
+
+  /**
+   * What OpenCode priced the session at itself: each assistant message's {@code cost} (dollars, from
+   * the model's price in its catalogue or configuration; 0 for a model it has no price for), summed
+   * per model; null when no message carries one.
+   */
+  private static RecordedCost recordedCost(List<Message> messages) {
+    Map<String, RecordedCost.ModelCost> models = new LinkedHashMap<>();
+    double total = 0;
+    boolean any = false;
+    for (Message m : messages) {
+      JsonNode info = m.info();
+      if (!"assistant".equals(Json.str(info, "role")) || !info.path("cost").isNumber()) {
+        continue;
+      }
+      any = true;
+      double usd = info.path("cost").asDouble();
+      total += usd;
+      String model = Json.str(info, "modelID") != null ? Json.str(info, "modelID") : "unknown";
+      TokenUsage u = usage(Json.obj(info, "tokens"));
+      TokenUsage t = u == null ? TokenUsage.ZERO : u;
+      models.merge(model, new RecordedCost.ModelCost(model, usd, t.input(), t.output(), t.cacheRead(), t.cacheCreation()),
+          (a, b) -> new RecordedCost.ModelCost(model, a.costUsd() + b.costUsd(), a.input() + b.input(),
+              a.output() + b.output(), a.cacheRead() + b.cacheRead(), a.cacheCreation() + b.cacheCreation()));
+    }
+    return any ? new RecordedCost(total, null, null, null, false, new ArrayList<>(models.values())) : null;
   }
 
   /** OpenCode's {@code tokens}: input without the cache, which is {@code cache.read}/{@code cache.write}; reasoning is output. */

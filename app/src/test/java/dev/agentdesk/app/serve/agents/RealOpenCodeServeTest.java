@@ -52,6 +52,9 @@ class RealOpenCodeServeTest {
         double expected = PriceTable.bundled().find("gpt-4o").orElseThrow()
             .at(LocalDate.now(ZoneOffset.UTC).toString()).usd(new TokenUsage(1000, 200, 0, 0, 0));
         assertThat(priced.path("cost_usd").asDouble()).isEqualTo(Math.round(expected * 1e6) / 1e6);
+        // OpenCode's own price beside it, at the rates of its configuration
+        assertThat(priced.path("agent_cost_usd").asDouble()).isEqualTo(
+            Math.round((1000 * OpenCodeHome.PRICE_INPUT + 200 * OpenCodeHome.PRICE_OUTPUT) / 1e6 * 1e6) / 1e6);
         assertThat(priced.path("tokens").path("input").asLong()).isEqualTo(1000);
         assertThat(priced.path("tokens").path("output").asLong()).isEqualTo(200);
         assertThat(priced.path("transcript").path("session_id").asText()).startsWith("ses_");
