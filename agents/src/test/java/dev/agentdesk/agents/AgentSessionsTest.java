@@ -189,7 +189,7 @@ class AgentSessionsTest {
     Path plain = Files.createDirectories(tmp.resolve("plain"));
     assertThatThrownBy(() -> sessions.start(AgentSpec.of(AgentType.CLAUDE, plain)))
         .extracting(e -> ((AgentException) e).reason()).isEqualTo(Reason.NOT_A_REPOSITORY);
-    assertThatThrownBy(() -> sessions.start(AgentSpec.of(AgentType.AIDER, repo.top).withWorktree("x")))
+    assertThatThrownBy(() -> sessions.start(AgentSpec.of(AgentType.GEMINI, repo.top).withWorktree("x")))
         .extracting(e -> ((AgentException) e).reason()).isEqualTo(Reason.COMMAND_NOT_FOUND);
     assertThatThrownBy(() -> sessions.start(AgentSpec.of(AgentType.CLAUDE, repo.top).withCommand("/nonexistent/claude")))
         .extracting(e -> ((AgentException) e).reason()).isEqualTo(Reason.COMMAND_NOT_FOUND);
@@ -311,5 +311,27 @@ class AgentSessionsTest {
   private static String meta(String id, java.time.Instant start, Path cwd) {
     return "{\"timestamp\":\"" + start + "\",\"type\":\"session_meta\",\"payload\":{\"id\":\"" + id
         + "\",\"timestamp\":\"" + start + "\",\"cwd\":\"" + cwd + "\",\"originator\":\"codex_cli_rs\"}}\n";
+  }
+
+  /**
+   * Aider keeps every start of it in one .aider.chat.history.md: the session links the part its
+   * aider started (not the whole file, which no parse can take as one session), and its tokens are
+   * that session's alone.
+   */
+  @Test
+  void aiderIsLinkedToTheSessionItStartedInAHistoryFileOfSeveral() throws Exception {
+    // a project that keeps its aider history in git: the worktree starts with an earlier session
+    repo.write(".aider.chat.history.md", "\n# aider chat started at 2026-03-02 09:15:04\n\n#### an old prompt  \n\n"
+        + "Old reply.\n\n> Tokens: 5.0k sent, 900 received.  \n\n");
+    repo.commit("aider history");
+    AgentSession s = sessions.start(AgentSpec.of(AgentType.AIDER, repo.top).withWorktree("aider").withPrompt("add a retry"));
+    AgentSession linked = await(s.id(), "linked and counted", x -> x.transcript() != null && x.tokens() != null
+        && x.tokens().output() == 60);
+    assertThat(linked.transcript().provider()).isEqualTo("aider");
+    assertThat(linked.transcript().path().toString())
+        .startsWith(linked.worktree().resolve(".aider.chat.history.md") + "#aider-");
+    assertThat(linked.transcript().sessionId()).isNotEqualTo(".aider").doesNotEndWith("20260302T091504");
+    assertThat(linked.tokens()).isEqualTo(new dev.agentdesk.transcripts.records.TokenUsage(950, 60, 0, 0));
+    sessions.stop(s.id());
   }
 }

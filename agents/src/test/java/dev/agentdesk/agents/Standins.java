@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.function.BooleanSupplier;
 
 /**
- * A temporary home and PATH with the stand-in agent CLIs ({@code claude}, {@code codex}) from the
+ * A temporary home and PATH with the stand-in agent CLIs ({@code claude}, {@code codex}, {@code aider}) from the
  * test resources, copied out and made executable (Maven's resource copy drops the mode bits).
  */
 final class Standins {
@@ -19,7 +19,7 @@ final class Standins {
   Standins(Path tmp) throws IOException {
     home = Files.createDirectories(tmp.resolve("home"));
     bin = Files.createDirectories(tmp.resolve("bin"));
-    for (String name : new String[] {"claude", "codex", "standin.py"}) {
+    for (String name : new String[] {"claude", "codex", "aider", "standin.py"}) {
       try (InputStream in = Standins.class.getResourceAsStream("/standins/" + name)) {
         Path p = bin.resolve(name);
         Files.copy(in, p);

@@ -99,11 +99,17 @@ public sealed interface ProviderAdapter permits ClaudeCodeAdapter, CodexAdapter,
 
   /**
    * A number that changes whenever the located transcript {@code file} may have new content, for a
-   * watcher that reads again only then: its size by default (transcripts are appended to).
+   * watcher that reads again only then: its size by default (transcripts are appended to; for one
+   * session of a file, {@code FILE#SESSION_ID}, the file's).
    *
    * @throws IOException when it cannot be read (gone, or not there yet)
    */
   default long liveVersion(Path file) throws IOException {
+    String name = file.toString();
+    int hash = name.lastIndexOf('#');
+    if (!Files.exists(file) && hash > 0) { // FILE#SESSION_ID: one session of a file that holds several
+      return Files.size(Path.of(name.substring(0, hash)));
+    }
     return Files.size(file);
   }
 
