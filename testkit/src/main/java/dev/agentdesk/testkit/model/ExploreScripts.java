@@ -17,6 +17,9 @@ final class ExploreScripts {
             + "{\"label\":\"Blue\",\"description\":\"A blue button\"}]}]}"), Reply.text("You chose.")),
         Script.of("x-bash", Reply.tool("Bash", "{\"command\":\"echo hi > out.txt\",\"description\":\"Write out.txt\"}"),
             Reply.text("Wrote it.")),
+        // Copilot CLI's and pi's shell tool is "bash" (lower case), with a description Copilot requires.
+        Script.of("x-cbash", Reply.tool("bash", "{\"command\":\"echo hi > out.txt\",\"description\":\"Write out.txt\"}"),
+            Reply.text("Wrote it.")),
         Script.of("x-slow", Reply.text("one two three four five six seven eight nine ten").slow(Duration.ofMillis(500), 10)),
         Script.ofSteps("x-retry", Step.retried(tooMany, 1, Reply.text("Recovered after a retry."))),
         Script.ofSteps("x-429", Step.of(new Reply.Failure(429, "rate_limit_error",
