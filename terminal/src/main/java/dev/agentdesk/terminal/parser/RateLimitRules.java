@@ -56,7 +56,24 @@ final class RateLimitRules {
       anchored("retry_after", "(?:<\\s*|>\\s*)?Retry-After:\\s*\\d+.*"),
       structural("retry_after", "['\"]retry-after['\"]\\s*:\\s*['\"]?\\d+"));
 
+  /**
+   * Copilot CLI 1.0.102 on a BYOK provider: a 429 it gave up retrying ("✗ Failed to get response
+   * from the AI model; retried 5 times (…) Last error: 429 Rate limit reached for requests") and one
+   * it may not retry ("✗ 429 Number of request tokens has exceeded …"): its own lines, so only
+   * for Copilot.
+   */
+  private static final List<Rule> COPILOT = List.of(
+      anchored("copilot_rate_limit", "(?:Execution failed: )?Failed to get response from the AI model;.*"
+          + "\\bLast error: 429\\b.*"),
+      anchored("copilot_rate_limit", "429\\s+\\S.*"));
+
   private RateLimitRules() {}
+
+  private static List<Rule> concat(List<Rule> a, List<Rule> b) {
+    List<Rule> all = new java.util.ArrayList<>(a);
+    all.addAll(b);
+    return all;
+  }
 
   private static Rule anchored(String name, String body) {
     return new Rule(name, Pattern.compile("(?i)" + Lead.MARK + "(" + body + ")"), false);
@@ -72,7 +89,7 @@ final class RateLimitRules {
 
   /** The rate limit reported on {@code row}, or null. Guards are the caller's job. */
   static ParsedEvent.RateLimit match(String row, Agent agent) {
-    for (Rule r : RULES) {
+    for (Rule r : agent == Agent.COPILOT ? concat(COPILOT, RULES) : RULES) {
       Matcher m = r.pattern.matcher(row);
       if (!m.find()) {
         continue;
