@@ -37,7 +37,7 @@ final class AgentRules {
 
   static PromptMode promptMode(AgentType t) {
     return switch (t) {
-      case CLAUDE, CODEX -> PromptMode.POSITIONAL;
+      case CLAUDE, CODEX, PI -> PromptMode.POSITIONAL;
       case GEMINI, OPENCODE, COPILOT -> PromptMode.OPTION;
       case AIDER, COMMAND -> PromptMode.TYPED;
     };
@@ -102,9 +102,10 @@ final class AgentRules {
         argv.add("latest");
       }
       case AIDER -> argv.add("--restore-chat-history");
-      case OPENCODE, COPILOT -> {
+      // pi: --session takes a session file or id; without one, --continue takes the folder's newest.
+      case OPENCODE, COPILOT, PI -> {
         if (transcriptId != null) {
-          argv.add(t == AgentType.OPENCODE ? "--session" : "--resume");
+          argv.add(t == AgentType.COPILOT ? "--resume" : "--session");
           argv.add(transcriptId);
         } else {
           argv.add("--continue");
@@ -137,14 +138,17 @@ final class AgentRules {
       // "Press Ctrl-C again to exit": Claude Code then writes its exit records (its recorded cost) and marks the
       // shutdown graceful (lastGracefulShutdown); Codex and Gemini CLI quit the same way.
       case CLAUDE, CODEX, GEMINI -> new Farewell(List.of(Key.CTRL_C, Key.CTRL_C), Duration.ofMillis(2500), 2);
+      // Copilot 1.0.102: "ctrl+c again to exit", and it writes its session.shutdown (the run's totals).
+      // pi 0.73.1: "ctrl+c/ctrl+d clear/exit": Ctrl-C clears the editor, a second one exits.
+      case COPILOT, PI -> new Farewell(List.of(Key.CTRL_C, Key.CTRL_C), Duration.ofMillis(2500), 2);
       // No exit keys known to hold for these: SIGTERM is their polite end.
-      case AIDER, OPENCODE, COPILOT, COMMAND -> Farewell.NONE;
+      case AIDER, OPENCODE, COMMAND -> Farewell.NONE;
     };
   }
 
   static TranscriptRule transcriptRule(AgentType t) {
     return switch (t) {
-      case CLAUDE, CODEX, GEMINI, OPENCODE, COPILOT, AIDER -> TranscriptRule.PROVIDER;
+      case CLAUDE, CODEX, GEMINI, OPENCODE, COPILOT, AIDER, PI -> TranscriptRule.PROVIDER;
       case COMMAND -> TranscriptRule.NONE;
     };
   }
@@ -159,6 +163,7 @@ final class AgentRules {
       case COPILOT -> Provider.COPILOT;
       // its session in the worktree's .aider.chat.history.md, which holds every start of aider there
       case AIDER -> Provider.AIDER;
+      case PI -> Provider.PI;
       case COMMAND -> throw new IllegalArgumentException(t + " has no history provider");
     };
   }

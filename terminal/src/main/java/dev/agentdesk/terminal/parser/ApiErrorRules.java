@@ -80,9 +80,14 @@ final class ApiErrorRules {
   private static final List<Rule> COPILOT = List.of(
       anchored("copilot-api-error", "([45]\\d\\d)\\s+\\S.*", Classify.BY_STATUS));
 
+  /** pi 0.73.1: "Error: 500 Internal server error", then "Error: Retry failed after 3 attempts: 500 …". */
+  private static final List<Rule> PI = List.of(
+      anchored("pi-api-error", "Error: (?:Retry failed after \\d+ attempts: )?(\\d{3})\\b.*", Classify.BY_STATUS));
+
   /** As {@link #match(String)}, with the rules for {@code agent}'s own lines first. */
   static ParsedEvent.ApiError match(String row, Agent agent) {
-    ParsedEvent.ApiError e = agent == Agent.COPILOT ? first(COPILOT, row, false) : null;
+    List<Rule> own = agent == Agent.COPILOT ? COPILOT : agent == Agent.PI ? PI : List.of();
+    ParsedEvent.ApiError e = own.isEmpty() ? null : first(own, row, false);
     return e != null ? e : match(row);
   }
 

@@ -67,6 +67,13 @@ final class RateLimitRules {
           + "\\bLast error: 429\\b.*"),
       anchored("copilot_rate_limit", "429\\s+\\S.*"));
 
+  /**
+   * pi 0.73.1 prints each failed attempt as "Error: 429 Rate limit reached for requests" and, when
+   * its retries are spent, "Error: Retry failed after 3 attempts: 429 …": read whole, pi only.
+   */
+  private static final List<Rule> PI = List.of(
+      anchored("pi_rate_limit", "Error: (?:Retry failed after \\d+ attempts: )?429\\b.*"));
+
   private RateLimitRules() {}
 
   private static List<Rule> concat(List<Rule> a, List<Rule> b) {
@@ -89,7 +96,8 @@ final class RateLimitRules {
 
   /** The rate limit reported on {@code row}, or null. Guards are the caller's job. */
   static ParsedEvent.RateLimit match(String row, Agent agent) {
-    for (Rule r : agent == Agent.COPILOT ? concat(COPILOT, RULES) : RULES) {
+    List<Rule> own = agent == Agent.COPILOT ? COPILOT : agent == Agent.PI ? PI : List.of();
+    for (Rule r : own.isEmpty() ? RULES : concat(own, RULES)) {
       Matcher m = r.pattern.matcher(row);
       if (!m.find()) {
         continue;
