@@ -168,6 +168,9 @@ public final class OutputParser {
       screen = CopilotFrame.plain(screen);
       changed = CopilotFrame.plain(changed, screen);
     }
+    if (agent == Agent.PI) {
+      changed = PiRedraw.newOutput(lastScreen, screen, changed);
+    }
     long now = clock.nowMillis();
     List<ParsedEvent> out = new ArrayList<>(2);
     boolean echo = now - lastInputAt < ECHO_WINDOW_MS && changed.size() <= 1;

@@ -62,4 +62,22 @@ class RealPiScreensTest {
         new ParsedEvent.ApiError("pi-api-error", "Error: Retry failed after 3 attempts: 500 Internal server error",
             ErrorKind.SERVER));
   }
+
+  @Test
+  void anOldLimitRedrawnAfterTheNextInputIsNotANewOneButARepeatedOneIs() throws IOException {
+    ScreenView s = screen("e429");
+    OutputParser p = new OutputParser(Agent.PI, new ManualClock(0));
+    assertThat(p.onScreen(s, ParserFixtures.allRows(s))).hasAtLeastOneElementOfType(ParsedEvent.RateLimit.class);
+    byte[] typed = "again\r".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    p.onInput(typed, 0, typed.length);
+    // pi redraws its history: the same rows, reported as changed
+    assertThat(p.onScreen(s, ParserFixtures.allRows(s))).noneMatch(e -> e instanceof ParsedEvent.RateLimit);
+    java.util.List<String> more = new java.util.ArrayList<>(s.rows());
+    int at = more.indexOf(" Error: Retry failed after 3 attempts: 429 Rate limit reached for requests");
+    more.add(at + 1, "");
+    more.add(at + 2, " Error: Retry failed after 3 attempts: 429 Rate limit reached for requests");
+    ScreenView again = ScreenView.ofLines(more);
+    assertThat(p.onScreen(again, ParserFixtures.allRows(again))).filteredOn(e -> e instanceof ParsedEvent.RateLimit)
+        .hasSize(1);
+  }
 }
