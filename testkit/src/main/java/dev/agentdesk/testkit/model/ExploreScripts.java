@@ -24,6 +24,10 @@ final class ExploreScripts {
         Script.ofSteps("x-retry", Step.retried(tooMany, 1, Reply.text("Recovered after a retry."))),
         Script.ofSteps("x-429", Step.of(new Reply.Failure(429, "rate_limit_error",
             "Number of request tokens has exceeded your per-minute rate limit", Map.of("x-should-retry", "false")))),
+        // Failures a client may retry (no x-should-retry: false), on every attempt: what it shows once it gives up.
+        Script.ofSteps("x-429r", Step.of(new Reply.Failure(429, "rate_limit_error",
+            "Rate limit reached for requests", Map.of("retry-after", "1")))),
+        Script.ofSteps("x-500r", Step.of(new Reply.Failure(500, "api_error", "Internal server error", Map.of()))),
         Script.ofSteps("x-529", Step.of(new Reply.Failure(529, "overloaded_error", "Overloaded",
             Map.of("x-should-retry", "false")))),
         Script.ofSteps("x-500", Step.of(new Reply.Failure(500, "api_error", "Internal server error",
