@@ -138,7 +138,7 @@ final class AgentRules {
       // "Press Ctrl-C again to exit": Claude Code then writes its exit records (its recorded cost) and marks the
       // shutdown graceful (lastGracefulShutdown); Codex and Gemini CLI quit the same way.
       case CLAUDE, CODEX, GEMINI -> new Farewell(List.of(Key.CTRL_C, Key.CTRL_C), Duration.ofMillis(2500), 2);
-      // Copilot 1.0.102: "ctrl+c again to exit", and it writes its session.shutdown (the run's totals).
+      // Copilot 1.0.102: "ctrl+c again to exit", then it writes its last event (the run's token totals).
       // pi 0.73.1: "ctrl+c/ctrl+d clear/exit": Ctrl-C clears the editor, a second one exits.
       case COPILOT, PI -> new Farewell(List.of(Key.CTRL_C, Key.CTRL_C), Duration.ofMillis(2500), 2);
       // No exit keys known to hold for these: SIGTERM is their polite end.
