@@ -50,6 +50,19 @@ class CopilotCliInstallTest {
     }
   }
 
+  @Test
+  void withCopilotHomeTheServerIsWrittenWhereCopilotReadsIt() throws Exception {
+    Path copilot = RealAgents.require("copilot").executable();
+    Path home = Files.createDirectories(tmp.resolve("home"));
+    Path copilotHome = Files.createDirectories(tmp.resolve("copilot-home"));
+    Map<String, String> env = Map.of("HOME", home.toString(), "COPILOT_HOME", copilotHome.toString(), "PATH",
+        "/usr/bin:/bin", "COPILOT_OFFLINE", "true", "COPILOT_AUTO_UPDATE", "false");
+    Path agentdesk = tmp.resolve("opt/agentdesk/bin/agentdesk");
+    assertThat(install(env, agentdesk)).contains(copilotHome.resolve("mcp-config.json").toString());
+    assertThat(run(copilot, env, "mcp", "list")).contains("agentdesk (local)");
+    assertThat(home.resolve(".copilot/mcp-config.json")).doesNotExist();
+  }
+
   private static String install(Map<String, String> env, Path agentdesk, String... more) {
     McpInstallCommand cmd = new McpInstallCommand();
     cmd.env = env;
