@@ -37,7 +37,7 @@ final class AgentRules {
 
   static PromptMode promptMode(AgentType t) {
     return switch (t) {
-      case CLAUDE, CODEX -> PromptMode.POSITIONAL;
+      case CLAUDE, CODEX, PI -> PromptMode.POSITIONAL;
       case GEMINI, OPENCODE, COPILOT -> PromptMode.OPTION;
       case AIDER, COMMAND -> PromptMode.TYPED;
     };
@@ -102,9 +102,10 @@ final class AgentRules {
         argv.add("latest");
       }
       case AIDER -> argv.add("--restore-chat-history");
-      case OPENCODE, COPILOT -> {
+      // pi: --session takes a session file or id; without one, --continue takes the folder's newest.
+      case OPENCODE, COPILOT, PI -> {
         if (transcriptId != null) {
-          argv.add(t == AgentType.OPENCODE ? "--session" : "--resume");
+          argv.add(t == AgentType.COPILOT ? "--resume" : "--session");
           argv.add(transcriptId);
         } else {
           argv.add("--continue");
@@ -140,14 +141,17 @@ final class AgentRules {
       // OpenCode 1.18 quits on one Ctrl-C, busy or not, in under half a second, printing "Continue
       // opencode -s <session>"; a second round covers a composer holding text (Ctrl-C clears it first).
       case OPENCODE -> new Farewell(List.of(Key.CTRL_C), Duration.ofMillis(2500), 2);
+      // Copilot 1.0.102: "ctrl+c again to exit", then it writes its last event (the run's token totals).
+      // pi 0.73.1: "ctrl+c/ctrl+d clear/exit": Ctrl-C clears the editor, a second one exits.
+      case COPILOT, PI -> new Farewell(List.of(Key.CTRL_C, Key.CTRL_C), Duration.ofMillis(2500), 2);
       // No exit keys known to hold for these: SIGTERM is their polite end.
-      case AIDER, COPILOT, COMMAND -> Farewell.NONE;
+      case AIDER, COMMAND -> Farewell.NONE;
     };
   }
 
   static TranscriptRule transcriptRule(AgentType t) {
     return switch (t) {
-      case CLAUDE, CODEX, GEMINI, OPENCODE, COPILOT, AIDER -> TranscriptRule.PROVIDER;
+      case CLAUDE, CODEX, GEMINI, OPENCODE, COPILOT, AIDER, PI -> TranscriptRule.PROVIDER;
       case COMMAND -> TranscriptRule.NONE;
     };
   }
@@ -162,6 +166,7 @@ final class AgentRules {
       case COPILOT -> Provider.COPILOT;
       // its session in the worktree's .aider.chat.history.md, which holds every start of aider there
       case AIDER -> Provider.AIDER;
+      case PI -> Provider.PI;
       case COMMAND -> throw new IllegalArgumentException(t + " has no history provider");
     };
   }

@@ -17,6 +17,7 @@ public enum AgentType {
   AIDER("aider", Agent.AIDER),
   OPENCODE("opencode", Agent.OPENCODE),
   COPILOT("copilot", Agent.COPILOT),
+  PI("pi", Agent.PI),
   /** Any command: argv given by the caller, no resume, no transcript, parser agent detected from argv. */
   COMMAND("command", Agent.NONE);
 

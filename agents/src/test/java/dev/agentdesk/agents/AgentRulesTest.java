@@ -27,6 +27,8 @@ class AgentRulesTest {
         .containsExactly("opencode", "--prompt", "fix the bug");
     assertThat(AgentRules.launch(AgentType.COPILOT, "copilot", List.of(), ID, p))
         .containsExactly("copilot", "--interactive", "fix the bug");
+    assertThat(AgentRules.launch(AgentType.PI, "pi", List.of("--provider", "local"), ID, p))
+        .containsExactly("pi", "--provider", "local", "fix the bug");
     // typed after start, never an argument
     assertThat(AgentRules.launch(AgentType.AIDER, "aider", List.of(), ID, p)).containsExactly("aider");
     assertThat(AgentRules.launch(AgentType.CLAUDE, "claude", List.of(), ID, Optional.empty()))
@@ -47,6 +49,10 @@ class AgentRulesTest {
         .containsExactly("opencode", "--session", "ses_1");
     assertThat(AgentRules.resume(AgentType.COPILOT, "copilot", List.of(), null, null))
         .containsExactly("copilot", "--continue");
+    assertThat(AgentRules.resume(AgentType.PI, "pi", List.of(), null, "019ad"))
+        .containsExactly("pi", "--session", "019ad");
+    assertThat(AgentRules.resume(AgentType.PI, "pi", List.of(), null, null)).containsExactly("pi", "--continue");
+    assertThat(AgentRules.transcriptProvider(AgentType.PI)).isEqualTo(dev.agentdesk.transcripts.Provider.PI);
     assertThatThrownBy(() -> AgentRules.resume(AgentType.COMMAND, "sh", List.of(), null, null))
         .extracting(e -> ((AgentException) e).reason()).isEqualTo(AgentException.Reason.NOT_RESUMABLE);
   }
@@ -58,7 +64,7 @@ class AgentRulesTest {
     }
     assertThat(AgentType.CODEX.terminalAgent()).isEqualTo(Agent.CODEX);
     assertThat(AgentType.COMMAND.executable()).isNull();
-    assertThatThrownBy(() -> AgentType.named("cursor")).hasMessageContaining("claude, codex, gemini, aider, opencode, copilot, command");
+    assertThatThrownBy(() -> AgentType.named("cursor")).hasMessageContaining("claude, codex, gemini, aider, opencode, copilot, pi, command");
   }
 
   @Test

@@ -16,8 +16,9 @@ import java.util.Map;
 final class LiveTools {
   static final int MAX_LINES = 2000;
   static final int MAX_TEXT = 64 * 1024;
-  private static final List<String> AGENTS = List.of("claude", "codex", "gemini", "aider", "opencode", "copilot",
-      "command");
+  /** The agent types agent_start takes, {@code command} last (the terminal tools offer the others). */
+  private static final List<String> AGENTS = java.util.Arrays.stream(dev.agentdesk.agents.AgentType.values())
+      .map(dev.agentdesk.agents.AgentType::cliName).toList();
   private static final List<String> VERBS = List.of("click", "double_click", "right_click", "move", "drag", "scroll",
       "type_text", "key");
 

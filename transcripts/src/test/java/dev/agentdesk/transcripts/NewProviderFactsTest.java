@@ -161,6 +161,47 @@ class NewProviderFactsTest {
     assertThat(p.detail().session().messageCount()).isEqualTo(4);
   }
 
+  /**
+   * Copilot 1.0.102 writes a {@code session.usage_record} as each response ends (the live counts);
+   * its shutdown's totals then add only what no record of that run covered, and a run whose records
+   * cover all of it adds nothing (made as the real 1.0.102 writes them: docs/real-agents.md).
+   */
+  @Test
+  void copilotUsageRecordsAreResponsesAndTheShutdownAddsOnlyWhatTheyMissed(@TempDir Path dir) throws IOException {
+    Path f = Files.createDirectories(dir.resolve("session-state/s3")).resolve("events.jsonl");
+    String record = "{\"type\":\"session.usage_record\",\"data\":{\"usage\":{\"model\":\"gpt-4.1\",\"inputTokens\":%d,"
+        + "\"outputTokens\":%d,\"cacheReadTokens\":%d,\"cacheWriteTokens\":0,\"cost\":0.0,\"initiator\":\"user\"}},"
+        + "\"id\":\"%s\",\"timestamp\":\"2026-12-02T01:4%d:00.000Z\"}";
+    String shutdown = "{\"type\":\"session.shutdown\",\"data\":{\"modelMetrics\":{\"gpt-4.1\":{\"requests\":{\"count\":%d},"
+        + "\"usage\":{\"inputTokens\":%d,\"outputTokens\":%d,\"cacheReadTokens\":%d,\"cacheWriteTokens\":0}}}},"
+        + "\"id\":\"%s\",\"timestamp\":\"2026-12-02T01:4%d:30.000Z\"}";
+    List<String> first = List.of(
+        "{\"type\":\"session.start\",\"data\":{\"sessionId\":\"s3\",\"context\":{\"cwd\":\"/w\"}},\"id\":\"e1\",\"timestamp\":\"2026-12-02T01:40:00.000Z\"}",
+        "{\"type\":\"user.message\",\"data\":{\"content\":\"one\"},\"id\":\"e2\",\"timestamp\":\"2026-12-02T01:40:01.000Z\"}",
+        String.format(record, 100, 10, 40, "e3", 1),
+        String.format(record, 120, 7, 0, "e4", 2),
+        "{\"type\":\"assistant.message\",\"data\":{\"content\":\"done\",\"toolRequests\":[]},\"id\":\"e5\",\"timestamp\":\"2026-12-02T01:42:01.000Z\"}");
+    Files.writeString(f, String.join("\n", first) + "\n");
+    // Live: the records count before the session ends.
+    Transcripts.FreshParse live = Transcripts.parse(Provider.COPILOT, f);
+    assertThat(live.detail().session().usage()).isEqualTo(new TokenUsage(60 + 120, 17, 40, 0));
+    Files.writeString(f, String.join("\n", first) + "\n" + String.join("\n",
+        // The first run's shutdown: all of it was in its two records.
+        String.format(shutdown, 2, 220, 17, 40, "e6", 3),
+        "{\"type\":\"session.resume\",\"data\":{},\"id\":\"e7\",\"timestamp\":\"2026-12-02T01:45:00.000Z\"}",
+        String.format(record, 50, 5, 0, "e8", 6),
+        // The second run's shutdown counts one response more than its records (one was never written).
+        String.format(shutdown, 2, 80, 9, 10, "e9", 7), ""));
+    Transcripts.FreshParse p = Transcripts.parse(Provider.COPILOT, f);
+    assertThat(p.problems()).isEmpty();
+    assertThat(p.detail().session().usage()).isEqualTo(new TokenUsage(180 + 50 + 20, 17 + 5 + 4, 40 + 10, 0));
+    try (TranscriptHistory h = TranscriptHistory.open(dir.resolve("h.db"))) {
+      h.importFrom(List.of(new Importer.Root(Provider.COPILOT, dir.resolve("session-state"))), ImportListener.NONE);
+      UsageReport r = h.usageReport(UsageGrouping.MODEL, PriceTable.bundled(), null);
+      assertThat(r.rows()).singleElement().satisfies(row -> assertThat(row.responses()).isEqualTo(4));
+    }
+  }
+
   @Test
   void cursorResultsAnswerIdlessCallsInOrderAndSubagentsGetTheirParent(@TempDir Path dir) throws IOException {
     Path t = Files.createDirectories(dir.resolve("projects/home-me-api/agent-transcripts/c1"));

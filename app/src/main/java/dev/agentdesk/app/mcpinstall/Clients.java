@@ -45,7 +45,7 @@ final class Clients {
       case opencode -> json(client, new JsonConfig(opencodeFile(), List.of("mcp"), NAME), opencode(argv), remove);
       case cursor -> json(client, new JsonConfig(home.resolve(".cursor/mcp.json"), List.of("mcpServers"), NAME),
           stdio(argv, null, false), remove);
-      case copilot -> json(client, new JsonConfig(home.resolve(".copilot/mcp-config.json"), List.of("mcpServers"), NAME),
+      case copilot -> json(client, new JsonConfig(copilotFile(), List.of("mcpServers"), NAME),
           stdio(argv, "local", true), remove);
     };
   }
@@ -83,6 +83,13 @@ final class Clients {
     argv.forEach(cmd::add);
     n.put("enabled", true);
     return n;
+  }
+
+  /** $COPILOT_HOME/mcp-config.json, else ~/.copilot/mcp-config.json: where Copilot CLI 1.0.102 reads its user servers. */
+  private Path copilotFile() {
+    String dir = env.get("COPILOT_HOME");
+    return (dir != null && !dir.isBlank() && Path.of(dir).isAbsolute() ? Path.of(dir) : home.resolve(".copilot"))
+        .resolve("mcp-config.json");
   }
 
   /** $XDG_CONFIG_HOME/opencode/opencode.json, else ~/.config/opencode/opencode.json; a .jsonc is not rewritten. */

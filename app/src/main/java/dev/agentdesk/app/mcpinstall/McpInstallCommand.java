@@ -33,7 +33,7 @@ import picocli.CommandLine.Option;
         "  gemini    mcpServers in ~/.gemini/settings.json",
         "  opencode  mcp in ~/.config/opencode/opencode.json ($XDG_CONFIG_HOME)",
         "  cursor    mcpServers in ~/.cursor/mcp.json",
-        "  copilot   mcpServers in ~/.copilot/mcp-config.json",
+        "  copilot   mcpServers in ~/.copilot/mcp-config.json ($COPILOT_HOME)",
         "Other settings in those files are kept. Running it again changes nothing; --remove undoes it.",
         "Prints the file and key it changed."})
 public final class McpInstallCommand implements Callable<Integer> {

@@ -15,6 +15,8 @@ public enum Agent {
   GEMINI,
   COPILOT,
   OPENCODE,
+  /** pi (@mariozechner/pi-coding-agent). */
+  PI,
   GOOSE,
   /** An unknown program: only the agent-independent detectors run. */
   NONE;

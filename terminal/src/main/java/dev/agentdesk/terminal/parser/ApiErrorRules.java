@@ -36,7 +36,9 @@ final class ApiErrorRules {
       // … and unbracketed with a status name: "API Error: got status: UNAVAILABLE. {…}".
       anchored("gemini-api-error", "\\[?API Error:\\s*got status:\\s*([A-Z_]+)\\b.*", Classify.GOOGLE_STATUS),
       // Copilot CLI.
-      anchored("copilot-api-error", "(?:Execution failed: )?Failed to get response from the AI model.*", Classify.SERVER),
+      // Its last error names the status ("… Last error: 500 Internal server error"); a 429 is a rate limit.
+      anchored("copilot-api-error", "(?:Execution failed: )?Failed to get response from the AI model"
+          + "(?!.*\\bLast error: 429\\b).*", Classify.SERVER),
       anchored("copilot-api-error", "(?:Model call failed|Execution failed):.*", Classify.BY_TEXT),
       anchored("copilot-auth-error", "Failed to get copilot token\\b.*", Classify.AUTH),
       // Aider's own translations of provider failures.
@@ -72,6 +74,21 @@ final class ApiErrorRules {
 
   private static Rule structural(String name, String body, Classify c) {
     return new Rule(name, Pattern.compile("(" + body + ")"), c);
+  }
+
+  /** Copilot CLI 1.0.102 on a BYOK provider prints a status it does not retry as the message: "✗ 500 Internal server error". */
+  private static final List<Rule> COPILOT = List.of(
+      anchored("copilot-api-error", "([45]\\d\\d)\\s+\\S.*", Classify.BY_STATUS));
+
+  /** pi 0.73.1: "Error: 500 Internal server error", then "Error: Retry failed after 3 attempts: 500 …". */
+  private static final List<Rule> PI = List.of(
+      anchored("pi-api-error", "Error: (?:Retry failed after \\d+ attempts: )?(\\d{3})\\b.*", Classify.BY_STATUS));
+
+  /** As {@link #match(String)}, with the rules for {@code agent}'s own lines first. */
+  static ParsedEvent.ApiError match(String row, Agent agent) {
+    List<Rule> own = agent == Agent.COPILOT ? COPILOT : agent == Agent.PI ? PI : List.of();
+    ParsedEvent.ApiError e = own.isEmpty() ? null : first(own, row, false);
+    return e != null ? e : match(row);
   }
 
   /** The API error reported on {@code row}, or null. Guards are the caller's job. */

@@ -14,6 +14,8 @@ import java.util.regex.Pattern;
  *       requests with {@code ›}, so only the last one within the bottom rows counts);</li>
  *   <li>Gemini CLI and OpenCode: a rounded or heavy box whose first inner row is the prompt;</li>
  *   <li>Aider: the {@code >}/{@code architect>} prompt_toolkit line; Goose: {@code ( O)>}.</li>
+ *   <li>pi: its editor between two full rules, the folder and token footer under it (the editor
+ *       row may hold any typed text, so the rules find it, not the row).</li>
  * </ul>
  *
  * Everything from the composer's top border (or the composer row itself) down is chrome. With no
@@ -44,6 +46,9 @@ public final class ChromeCutoff {
       return n;
     }
     int floor = Math.max(0, last - BOTTOM_WINDOW);
+    if (agent == Agent.PI) {
+      return piEditor(screen, last, floor);
+    }
     for (int i = last; i >= floor; i--) {
       String row = screen.row(i);
       if (!mayBeComposer(row)) {
@@ -54,6 +59,7 @@ public final class ChromeCutoff {
         case CODEX -> CODEX_COMPOSER.matcher(row).matches() ? i : -1;
         case GEMINI, OPENCODE -> boxed(screen, i);
         case AIDER -> AIDER_PROMPT.matcher(row).matches() ? i : -1;
+        case PI -> -1;
         case GOOSE -> GOOSE_PROMPT.matcher(row).matches() ? i : -1;
         case NONE -> -1;
       };
@@ -62,6 +68,22 @@ public final class ChromeCutoff {
       }
     }
     return n;
+  }
+
+  /** The upper of the lowest two rules that enclose pi's editor, or the row count when there are not two. */
+  private static int piEditor(ScreenView s, int last, int floor) {
+    int lower = -1;
+    for (int i = last; i >= floor; i--) {
+      if (!RULE.matcher(s.row(i)).matches()) {
+        continue;
+      }
+      if (lower < 0) {
+        lower = i;
+      } else {
+        return i;
+      }
+    }
+    return s.rowCount();
   }
 
   /** Every composer row starts (after blanks) with one of these; most rows are skipped without a regex. */

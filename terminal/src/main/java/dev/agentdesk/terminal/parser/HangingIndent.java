@@ -5,7 +5,8 @@ package dev.agentdesk.terminal.parser;
  * a {@code "● "} message continues on rows indented two columns, a {@code "  ⎿  "} result on rows
  * indented five, so "API Error: 529 … try again in a moment. If" / "  persists, check …" is one
  * message on two rows. The rate-limit and API-error rules read such a message whole; other rules
- * keep reading rows (a question is verified against the row it is on).
+ * keep reading rows (a question is verified against the row it is on). Copilot CLI does the same
+ * one column in: {@code " ✗ "} or {@code " ● "} messages continue on rows indented three.
  */
 final class HangingIndent {
   private HangingIndent() {}
@@ -18,6 +19,9 @@ final class HangingIndent {
     }
     if (i == 0 && row.startsWith("● ")) {
       return 2;
+    }
+    if (i == 1 && (row.startsWith("✗ ", 1) || row.startsWith("● ", 1))) {
+      return 3;
     }
     if (i == 2 && row.startsWith("⎿", i)) {
       int j = i + 1;

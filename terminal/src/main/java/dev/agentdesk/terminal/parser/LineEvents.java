@@ -119,7 +119,7 @@ final class LineEvents {
       }
     }
     if (errorCandidate && !guarded) {
-      ParsedEvent.ApiError e = ApiErrorRules.match(message);
+      ParsedEvent.ApiError e = ApiErrorRules.match(message, agent);
       if (e != null && seenThisTurn.add("api-error\u0000" + e.matchedText())) {
         out.add(e);
       }

@@ -164,6 +164,13 @@ public final class OutputParser {
 
   /** Events from one chunk of output, given the screen after it and the rows it changed. */
   public List<ParsedEvent> onScreen(ScreenView screen, List<RowChange> changed) {
+    if (agent == Agent.COPILOT) {
+      screen = CopilotFrame.plain(screen);
+      changed = CopilotFrame.plain(changed, screen);
+    }
+    if (agent == Agent.PI) {
+      changed = PiRedraw.newOutput(lastScreen, screen, changed);
+    }
     long now = clock.nowMillis();
     List<ParsedEvent> out = new ArrayList<>(2);
     boolean echo = now - lastInputAt < ECHO_WINDOW_MS && changed.size() <= 1;
@@ -242,7 +249,7 @@ public final class OutputParser {
       lines.anyRow(text, out);
       // Claude's messages wrap with a hanging indent: errors and limits are read whole, from their head row.
       String message = text;
-      if (agent == Agent.CLAUDE) {
+      if (agent == Agent.CLAUDE || agent == Agent.COPILOT) {
         int head = HangingIndent.head(screen, start);
         message = HangingIndent.join(screen, head, end, head == start ? text : LogicalLines.text(screen, head, end));
       }

@@ -56,7 +56,31 @@ final class RateLimitRules {
       anchored("retry_after", "(?:<\\s*|>\\s*)?Retry-After:\\s*\\d+.*"),
       structural("retry_after", "['\"]retry-after['\"]\\s*:\\s*['\"]?\\d+"));
 
+  /**
+   * Copilot CLI 1.0.102 on a BYOK provider: a 429 it gave up retrying ("✗ Failed to get response
+   * from the AI model; retried 5 times (…) Last error: 429 Rate limit reached for requests") and one
+   * it may not retry ("✗ 429 Number of request tokens has exceeded …"): its own lines, so only
+   * for Copilot.
+   */
+  private static final List<Rule> COPILOT = List.of(
+      anchored("copilot_rate_limit", "(?:Execution failed: )?Failed to get response from the AI model;.*"
+          + "\\bLast error: 429\\b.*"),
+      anchored("copilot_rate_limit", "429\\s+\\S.*"));
+
+  /**
+   * pi 0.73.1 prints each failed attempt as "Error: 429 Rate limit reached for requests" and, when
+   * its retries are spent, "Error: Retry failed after 3 attempts: 429 …": read whole, pi only.
+   */
+  private static final List<Rule> PI = List.of(
+      anchored("pi_rate_limit", "Error: (?:Retry failed after \\d+ attempts: )?429\\b.*"));
+
   private RateLimitRules() {}
+
+  private static List<Rule> concat(List<Rule> a, List<Rule> b) {
+    List<Rule> all = new java.util.ArrayList<>(a);
+    all.addAll(b);
+    return all;
+  }
 
   private static Rule anchored(String name, String body) {
     return new Rule(name, Pattern.compile("(?i)" + Lead.MARK + "(" + body + ")"), false);
@@ -72,7 +96,8 @@ final class RateLimitRules {
 
   /** The rate limit reported on {@code row}, or null. Guards are the caller's job. */
   static ParsedEvent.RateLimit match(String row, Agent agent) {
-    for (Rule r : RULES) {
+    List<Rule> own = agent == Agent.COPILOT ? COPILOT : agent == Agent.PI ? PI : List.of();
+    for (Rule r : own.isEmpty() ? RULES : concat(own, RULES)) {
       Matcher m = r.pattern.matcher(row);
       if (!m.find()) {
         continue;

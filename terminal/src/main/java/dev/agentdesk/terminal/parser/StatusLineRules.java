@@ -31,6 +31,9 @@ final class StatusLineRules {
   /** Aider's knight-rider spinner: "░█   Waiting for claude-sonnet-4". */
   private static final Pattern AIDER_SPINNER = Pattern.compile(
       "^\\s*[░█▒▓]{2,}\\s+((?:Waiting for|Updating repo map)\\b.*?)\\s*$");
+  /** pi: "⠋ Working..." and "⠼ Retrying (1/3) in 1s... (escape to cancel)". */
+  private static final Pattern PI = Pattern.compile(
+      "^\\s*[\\u2800-\\u28FF]\\s+((?:Working|Retrying\\b[^.]*?))\\.\\.\\.\\s*(?:\\(escape to cancel\\))?\\s*$");
   /** Goose: "◓  Building response chains...". */
   private static final Pattern GOOSE = Pattern.compile("^\\s*[◐◓◑◒]\\s+(\\S.*?(?:\\.\\.\\.|…))\\s*$");
   /** Goose and others without a glyph: "Thinking...  (Ctrl+C to interrupt)". */
@@ -81,6 +84,10 @@ final class StatusLineRules {
       return new ParsedEvent.StatusLine("aider", full, null, m.group(1));
     }
     m = AIDER_SPINNER.matcher(row);
+    if (m.find()) {
+      return new ParsedEvent.StatusLine(m.group(1), full, null, null);
+    }
+    m = PI.matcher(row);
     if (m.find()) {
       return new ParsedEvent.StatusLine(m.group(1), full, null, null);
     }

@@ -44,7 +44,7 @@ class SmallPartsTest {
     assertThatThrownBy(() -> AgentDetector.named("cursor"))
         .isInstanceOfSatisfying(SessionException.class, e -> {
           assertThat(e.reason()).isEqualTo(SessionException.Reason.UNKNOWN_AGENT);
-          assertThat(e.getMessage()).contains("claude|codex|aider|gemini|copilot|opencode|goose|none");
+          assertThat(e.getMessage()).contains("claude|codex|aider|gemini|copilot|opencode|pi|goose|none");
         });
   }
 

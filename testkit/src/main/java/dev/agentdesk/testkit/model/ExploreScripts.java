@@ -17,10 +17,17 @@ final class ExploreScripts {
             + "{\"label\":\"Blue\",\"description\":\"A blue button\"}]}]}"), Reply.text("You chose.")),
         Script.of("x-bash", Reply.tool("Bash", "{\"command\":\"echo hi > out.txt\",\"description\":\"Write out.txt\"}"),
             Reply.text("Wrote it.")),
+        // Copilot CLI's and pi's shell tool is "bash" (lower case), with a description Copilot requires.
+        Script.of("x-cbash", Reply.tool("bash", "{\"command\":\"echo hi > out.txt\",\"description\":\"Write out.txt\"}"),
+            Reply.text("Wrote it.")),
         Script.of("x-slow", Reply.text("one two three four five six seven eight nine ten").slow(Duration.ofMillis(500), 10)),
         Script.ofSteps("x-retry", Step.retried(tooMany, 1, Reply.text("Recovered after a retry."))),
         Script.ofSteps("x-429", Step.of(new Reply.Failure(429, "rate_limit_error",
             "Number of request tokens has exceeded your per-minute rate limit", Map.of("x-should-retry", "false")))),
+        // Failures a client may retry (no x-should-retry: false), on every attempt: what it shows once it gives up.
+        Script.ofSteps("x-429r", Step.of(new Reply.Failure(429, "rate_limit_error",
+            "Rate limit reached for requests", Map.of("retry-after", "1")))),
+        Script.ofSteps("x-500r", Step.of(new Reply.Failure(500, "api_error", "Internal server error", Map.of()))),
         Script.ofSteps("x-529", Step.of(new Reply.Failure(529, "overloaded_error", "Overloaded",
             Map.of("x-should-retry", "false")))),
         Script.ofSteps("x-500", Step.of(new Reply.Failure(500, "api_error", "Internal server error",

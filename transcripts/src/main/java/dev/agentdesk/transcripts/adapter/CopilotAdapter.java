@@ -26,10 +26,11 @@ import java.util.Optional;
  * {@code session-state/<id>.jsonl}). Each line is an event {@code {type, data, id, timestamp,
  * parentId}}: {@code session.start}, {@code user.message}, {@code assistant.message} (text and
  * {@code toolRequests}), {@code assistant.reasoning}, {@code tool.execution_start/complete},
- * {@code subagent.started/completed}, {@code abort}, {@code session.error}, and
- * {@code session.shutdown}, whose {@code modelMetrics} hold the run's tokens per model (the only
- * token counts the log has). A subagent's events carry {@code parentToolCallId}: they are the
- * thread of the call that started it.
+ * {@code subagent.started/completed}, {@code abort}, {@code session.error},
+ * {@code session.usage_record} (one per model response, written as it ends: the live token counts)
+ * and {@code session.shutdown}, whose {@code modelMetrics} hold the run's tokens per model (older
+ * logs have no usage records: these totals are all they count). A subagent's events carry
+ * {@code parentToolCallId}: they are the thread of the call that started it.
  */
 public final class CopilotAdapter implements ProviderAdapter {
   @Override
@@ -143,6 +144,8 @@ public final class CopilotAdapter implements ProviderAdapter {
           session.cwd(Json.str(ctx, "cwd"));
           session.gitBranch(Json.str(ctx, "branch"));
           model(Json.str(d, "selectedModel"));
+          // A new run of the process: its shutdown totals count from here.
+          state.remove("run");
         }
         case "session.model_change" -> model(Json.str(d, "newModel"));
         case "user.message" -> {
@@ -206,6 +209,7 @@ public final class CopilotAdapter implements ProviderAdapter {
         case "session.error" -> out.add(msg(d, uuid, offset, 0, ts, "system",
             GeminiMessages.firstNonBlank(Json.str(d, "message"), Json.str(d, "errorType"), "error"), ContentTypes.ERROR,
             true, null, null));
+        case "session.usage_record" -> usageRecord(d, uuid, offset, ts, out);
         case "session.shutdown" -> shutdown(d, uuid, offset, ts, out);
         default -> ignore(type);
       }
@@ -266,6 +270,33 @@ public final class CopilotAdapter implements ProviderAdapter {
     }
 
     /**
+     * One response's {@code usage} {model, inputTokens (with the cached part), outputTokens,
+     * cacheReadTokens, cacheWriteTokens}: a response of its own, counted into the run's sums so the
+     * shutdown's totals add only what no record covered.
+     */
+    private void usageRecord(ObjectNode d, String uuid, long offset, String ts, List<TranscriptRecord> out) {
+      JsonNode u = Json.obj(d, "usage");
+      if (u == null) {
+        ignore("session.usage_record (no usage)");
+        return;
+      }
+      String model = GeminiMessages.firstNonBlank(Json.str(u, "model"), Json.str(state, "model"));
+      long in = Json.lng(u, "inputTokens");
+      long outTokens = Json.lng(u, "outputTokens");
+      long cached = Json.lng(u, "cacheReadTokens");
+      long written = Json.lng(u, "cacheWriteTokens");
+      ObjectNode run = state.get("run") instanceof ObjectNode r ? r : state.putObject("run");
+      String key = model == null ? "" : model;
+      ObjectNode sums = run.get(key) instanceof ObjectNode m ? m : run.putObject(key);
+      sums.put("in", sums.path("in").asLong() + in);
+      sums.put("out", sums.path("out").asLong() + outTokens);
+      sums.put("cr", sums.path("cr").asLong() + cached);
+      sums.put("cw", sums.path("cw").asLong() + written);
+      out.add(usageCarrier(uuid, offset, 0, ts, model, new TokenUsage(Math.max(0, in - cached), outTokens, cached,
+          written)));
+    }
+
+    /**
      * {@code modelMetrics}: per model {@code usage} {inputTokens, outputTokens, cacheReadTokens,
      * cacheWriteTokens} for the run the shutdown ends; input counts include the cached part, as on
      * the OpenAI API Copilot reports through. Older logs have only {@code tokenDetails} totals.
@@ -281,11 +312,18 @@ public final class CopilotAdapter implements ProviderAdapter {
           if (u == null) {
             continue;
           }
-          long cached = Json.lng(u, "cacheReadTokens");
-          TokenUsage usage = new TokenUsage(Math.max(0, Json.lng(u, "inputTokens") - cached),
-              Json.lng(u, "outputTokens"), cached, Json.lng(u, "cacheWriteTokens"));
-          out.add(usageCarrier(uuid, offset, block++, ts, e.getKey(), usage));
+          // What this run's usage records already counted is not counted again.
+          JsonNode seen = state.path("run").path(e.getKey());
+          long in = Math.max(0, Json.lng(u, "inputTokens") - seen.path("in").asLong());
+          long outTokens = Math.max(0, Json.lng(u, "outputTokens") - seen.path("out").asLong());
+          long cached = Math.max(0, Json.lng(u, "cacheReadTokens") - seen.path("cr").asLong());
+          long written = Math.max(0, Json.lng(u, "cacheWriteTokens") - seen.path("cw").asLong());
           any = true;
+          if (in + outTokens + cached + written == 0) {
+            continue;
+          }
+          out.add(usageCarrier(uuid, offset, block++, ts, e.getKey(),
+              new TokenUsage(Math.max(0, in - cached), outTokens, cached, written)));
         }
       }
       JsonNode details = Json.obj(d, "tokenDetails");
@@ -300,7 +338,10 @@ public final class CopilotAdapter implements ProviderAdapter {
       }
       if (!any) {
         ignore("session.shutdown (no token counts)");
+      } else if (out.isEmpty()) {
+        ignore("session.shutdown (its totals were all in usage records)");
       }
+      state.remove("run");
     }
 
     private MessageRecord usageCarrier(String uuid, long offset, int block, String ts, String model, TokenUsage u) {

@@ -1,5 +1,6 @@
 package dev.agentdesk.transcripts.adapter;
 
+import dev.agentdesk.transcripts.LiveTranscripts;
 import dev.agentdesk.transcripts.Provider;
 import dev.agentdesk.transcripts.records.Presentations;
 import dev.agentdesk.transcripts.records.TranscriptRecord;
@@ -101,6 +102,17 @@ public final class PiAdapter implements ProviderAdapter {
     Matcher m = FILE_NAME.matcher(name);
     String id = m.matches() ? m.group(1) : name.substring(0, name.length() - ".jsonl".length());
     return Optional.of(new SourceUnit(Provider.PI, file, id, null, null));
+  }
+
+  /**
+   * A live pi session: the newest session file since the launch whose header names the launch
+   * folder (pi writes {@code <sessions>/--<folder>--/<time>_<uuid>.jsonl} with the header
+   * {@code {"type":"session",…,"cwd":…}} once the first prompt is sent).
+   */
+  @Override
+  public Optional<LiveTranscripts.Located> locate(LiveTranscripts.Launch launch, List<Path> roots) {
+    return LiveLocate.newestNamingCwd(Provider.PI, roots, launch, f -> f.getFileName().toString().endsWith(".jsonl"),
+        this::unitFor);
   }
 
   @Override
