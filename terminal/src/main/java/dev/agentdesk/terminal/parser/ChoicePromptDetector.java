@@ -46,6 +46,9 @@ final class ChoicePromptDetector {
    */
   static Detection detect(ScreenView screen, int end, boolean settled, Agent agent) {
     boolean claude = agent == Agent.CLAUDE;
+    if (agent == Agent.GEMINI) {
+      return detect(screen, end, settled, false, GeminiScreens.DIALOG_TITLE);
+    }
     Detection d = detect(screen, end, settled, claude);
     if (d == Detection.NONE && claude) {
       return CursorMenuDetector.detect(screen, end, settled);
@@ -60,12 +63,18 @@ final class ChoicePromptDetector {
     return detect(screen, end, settled, false);
   }
 
+  private static Detection detect(ScreenView screen, int end, boolean settled, boolean descriptionsBelow) {
+    return detect(screen, end, settled, descriptionsBelow, null);
+  }
+
   /**
    * The lowest choice prompt, or null. With {@code settled} false a prompt whose rows (title to
    * footer) still hold the cursor is not reported: the program is drawing it, and reporting it
    * half-drawn would emit a second, different prompt a moment later.
    */
-  private static Detection detect(ScreenView screen, int end, boolean settled, boolean descriptionsBelow) {
+  /** {@code titles}: an agent's own dialog heads that are titles without a question mark, or null. */
+  private static Detection detect(ScreenView screen, int end, boolean settled, boolean descriptionsBelow,
+      Pattern titles) {
     int i = end - 1;
     while (i >= 0) {
       if (!looksLikeOption(screen.row(i))) {
@@ -92,7 +101,7 @@ final class ChoicePromptDetector {
         }
         j--;
       }
-      Detection d = build(screen, optionRows, blockEnd, end, settled, descriptionsBelow);
+      Detection d = build(screen, optionRows, blockEnd, end, settled, descriptionsBelow, titles);
       if (d != Detection.NONE) {
         return d;
       }
@@ -102,7 +111,7 @@ final class ChoicePromptDetector {
   }
 
   private static Detection build(ScreenView screen, List<int[]> optionRows, int blockEnd, int end, boolean settled,
-      boolean descriptionsBelow) {
+      boolean descriptionsBelow, Pattern titles) {
     if (optionRows.size() < 2) {
       return Detection.NONE;
     }
@@ -141,7 +150,7 @@ final class ChoicePromptDetector {
       options.add(new ParsedEvent.ChoiceOption(index, text, highlighted, DESTRUCTIVE.matcher(text).find(), hint,
           description.length() == 0 ? null : description.toString()));
     }
-    String title = title(screen, optionRows.get(0)[0]);
+    String title = title(screen, optionRows.get(0)[0], titles);
     if (title == null) {
       return Detection.NONE;
     }
@@ -204,7 +213,7 @@ final class ChoicePromptDetector {
     return looksLikeOption(row) && OPTION.matcher(row).matches() || !row.isBlank() && row.startsWith("   ");
   }
 
-  private static String title(ScreenView screen, int firstOption) {
+  private static String title(ScreenView screen, int firstOption, Pattern titles) {
     int seen = 0;
     for (int r = firstOption - 1; r >= 0 && seen < TITLE_REACH; r--) {
       String t = screen.row(r).strip();
@@ -214,7 +223,7 @@ final class ChoicePromptDetector {
         continue;
       }
       seen++;
-      if (t.endsWith("?") || TITLE_VERB.matcher(t).find()) {
+      if (t.endsWith("?") || TITLE_VERB.matcher(t).find() || titles != null && titles.matcher(t).find()) {
         return t;
       }
     }

@@ -12,7 +12,8 @@ import java.util.regex.Pattern;
  *       rule ({@code ────}), or inside a rounded box ({@code ╭─…─╮ │ > … │});</li>
  *   <li>Codex: the lowest {@code ›} (or placeholder {@code »}) row near the bottom (the history also shows submitted
  *       requests with {@code ›}, so only the last one within the bottom rows counts);</li>
- *   <li>Gemini CLI and OpenCode: a rounded or heavy box whose first inner row is the prompt;</li>
+ *   <li>Gemini CLI and OpenCode: a rounded or heavy box whose first inner row is the prompt; Gemini CLI 0.61
+ *       draws its {@code >} composer under a rule instead, with a mode line ("Shift+Tab to accept edits") between;</li>
  *   <li>Aider: the {@code >}/{@code architect>} prompt_toolkit line; Goose: {@code ( O)>}.</li>
  *   <li>pi: its editor between two full rules, the folder and token footer under it (the editor
  *       row may hold any typed text, so the rules find it, not the row).</li>
@@ -30,6 +31,7 @@ public final class ChromeCutoff {
   private static final Pattern CLAUDE_COMPOSER = Pattern.compile("^\\s*(?:[│┃]\\s*)?[❯>](?:\\s|$).*");
   private static final Pattern CODEX_COMPOSER = Pattern.compile("^\\s?[›»](?:\\s|$).*");
   private static final Pattern BOX_PROMPT = Pattern.compile("^\\s*[│┃]\\s*(?:[>!*❯]|Type your message).*");
+  private static final Pattern GEMINI_COMPOSER = Pattern.compile("^\\s*>(?:\\s|$).*");
   private static final Pattern AIDER_PROMPT = Pattern.compile("^(?:[\\w-]+ )?(?:multi )?>\\s.*|^(?:[\\w-]+ )?>$");
   private static final Pattern GOOSE_PROMPT = Pattern.compile("^\\(\\s*[O ]?\\s*\\)>.*");
 
@@ -57,7 +59,8 @@ public final class ChromeCutoff {
       int cut = switch (agent) {
         case CLAUDE, COPILOT -> ruledOrBoxed(screen, i, CLAUDE_COMPOSER);
         case CODEX -> CODEX_COMPOSER.matcher(row).matches() ? i : -1;
-        case GEMINI, OPENCODE -> boxed(screen, i);
+        case GEMINI -> gemini(screen, i);
+        case OPENCODE -> boxed(screen, i);
         case AIDER -> AIDER_PROMPT.matcher(row).matches() ? i : -1;
         case PI -> -1;
         case GOOSE -> GOOSE_PROMPT.matcher(row).matches() ? i : -1;
@@ -107,6 +110,20 @@ public final class ChromeCutoff {
       return i - 1;
     }
     return boxed(s, i);
+  }
+
+  /** Gemini CLI: the boxed composer of older releases, or 0.61's {@code >} row one or two rows under a rule. */
+  private static int gemini(ScreenView s, int i) {
+    int boxed = boxed(s, i);
+    if (boxed >= 0 || !GEMINI_COMPOSER.matcher(s.row(i)).matches()) {
+      return boxed;
+    }
+    for (int r = i - 1; r >= Math.max(0, i - 2); r--) {
+      if (RULE.matcher(s.row(r)).matches()) {
+        return r;
+      }
+    }
+    return -1;
   }
 
   private static int boxed(ScreenView s, int i) {

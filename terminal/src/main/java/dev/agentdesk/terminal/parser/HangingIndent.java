@@ -17,7 +17,8 @@ final class HangingIndent {
     while (i < row.length() && row.charAt(i) == ' ') {
       i++;
     }
-    if (i == 0 && row.startsWith("● ")) {
+    if (i == 0 && (row.startsWith("● ") || row.startsWith("✕ "))) {
+      // ✕: Gemini CLI's error message, wrapped the same way
       return 2;
     }
     if (i == 1 && (row.startsWith("✗ ", 1) || row.startsWith("● ", 1))) {

@@ -171,6 +171,11 @@ public final class OutputParser {
     if (agent == Agent.PI) {
       changed = PiRedraw.newOutput(lastScreen, screen, changed);
     }
+    if (agent == Agent.GEMINI) {
+      // Gemini draws its dialogs and messages in frames: every rule reads the rows without them.
+      screen = GeminiScreens.unboxed(screen);
+      changed = GeminiScreens.unboxed(changed);
+    }
     long now = clock.nowMillis();
     List<ParsedEvent> out = new ArrayList<>(2);
     boolean echo = now - lastInputAt < ECHO_WINDOW_MS && changed.size() <= 1;
@@ -249,8 +254,9 @@ public final class OutputParser {
       lines.anyRow(text, out);
       // Claude's messages wrap with a hanging indent: errors and limits are read whole, from their head row.
       String message = text;
-      if (agent == Agent.CLAUDE || agent == Agent.COPILOT) {
-        int head = HangingIndent.head(screen, start);
+      if (agent == Agent.CLAUDE || agent == Agent.COPILOT || agent == Agent.GEMINI) {
+        // Gemini's continuation rows are also read alone: older releases print a notice indented under the error.
+        int head = agent == Agent.GEMINI ? start : HangingIndent.head(screen, start);
         message = HangingIndent.join(screen, head, end, head == start ? text : LogicalLines.text(screen, head, end));
       }
       boolean status = lines.contentRow(text, message, fencedRow, now, out);

@@ -36,6 +36,8 @@ final class RateLimitRules {
       anchored("resource_exhausted", "RESOURCE_EXHAUSTED\\b.*"),
       // Gemini CLI / Google
       anchored("gemini_api_quota", "\\[API Error:.*(?:\\b429\\b|RESOURCE_EXHAUSTED|Resource has been exhausted|Too Many Requests).*"),
+      // 0.61 with an API key: a hard 429 ("… limit: 0 …") prints the quota message, not the status.
+      anchored("gemini_quota_exceeded", "\\[API Error:\\s*(?:Quota exceeded for\\b|You have exhausted your\\b).*"),
       anchored("gemini_daily_quota", "You have reached your daily .*quota limit.*"),
       anchored("gemini_quota_fallback", "Possible quota limitations in place.*"),
       structural("google_resource_exhausted", "\"status\"\\s*:\\s*\"RESOURCE_EXHAUSTED\""),

@@ -32,6 +32,15 @@ final class ExploreScripts {
             Map.of("x-should-retry", "false")))),
         Script.ofSteps("x-500", Step.of(new Reply.Failure(500, "api_error", "Internal server error",
             Map.of("x-should-retry", "false")))),
+        // Gemini CLI's names for the shell tool and its error statuses.
+        Script.of("g-shell", Reply.tool("run_shell_command", "{\"command\":\"echo hi > out.txt\",\"description\":\"Write out.txt\"}"),
+            Reply.text("Wrote it.")),
+        Script.ofSteps("g-429", Step.of(new Reply.Failure(429, "RESOURCE_EXHAUSTED",
+            "Quota exceeded for metric: generativelanguage.googleapis.com/generate_content_free_tier_requests, limit: 0,"
+            + " model: gemini-2.5-flash", Map.of()))),
+        Script.ofSteps("g-500", Step.of(new Reply.Failure(500, "INTERNAL", "Internal error encountered.", Map.of()))),
+        Script.ofSteps("g-400", Step.of(new Reply.Failure(400, "INVALID_ARGUMENT", "Request contains an invalid argument.",
+            Map.of()))),
         Script.ofSteps("x-401", Step.of(new Reply.Failure(401, "authentication_error", "invalid x-api-key", Map.of("x-should-retry", "false")))));
   }
 }

@@ -217,18 +217,17 @@ public final class ModelServer implements AutoCloseable {
     for (Script script : ExploreScripts.all()) {
       s.add(script);
     }
-    List<ModelRequest> seen = new ArrayList<>();
+    int seen = 0; // by position: a resent request equals the first one
     while (true) {
       Thread.sleep(200);
-      for (ModelRequest r : s.requests()) {
-        if (!seen.contains(r)) {
-          seen.add(r);
-          if (args.length > 1) {
-            java.nio.file.Files.writeString(java.nio.file.Path.of(args[1], seen.size() + ".json"), r.body());
-          }
-          System.out.println(r.method() + " " + r.path() + " model=" + r.model() + " stream=" + r.stream() + " tools="
-              + r.tools().size() + " step=" + r.step() + " prompt=" + abbreviate(r.prompt()));
+      List<ModelRequest> all = s.requests();
+      for (; seen < all.size(); seen++) {
+        ModelRequest r = all.get(seen);
+        if (args.length > 1) {
+          java.nio.file.Files.writeString(java.nio.file.Path.of(args[1], (seen + 1) + ".json"), r.body());
         }
+        System.out.println(r.method() + " " + r.path() + " model=" + r.model() + " stream=" + r.stream() + " tools="
+            + r.tools().size() + " step=" + r.step() + " prompt=" + abbreviate(r.prompt()));
       }
     }
   }
