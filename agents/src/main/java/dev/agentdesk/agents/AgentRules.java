@@ -98,8 +98,9 @@ final class AgentRules {
         argv.add(transcriptId);
       }
       case GEMINI -> {
+        // The linked chat's id (after a trust restart, the file the session went on in); "latest" may be another session's.
         argv.add("--resume");
-        argv.add("latest");
+        argv.add(transcriptId != null ? transcriptId : "latest");
       }
       case AIDER -> argv.add("--restore-chat-history");
       // pi: --session takes a session file or id; without one, --continue takes the folder's newest.

@@ -104,7 +104,7 @@ public final class AgentSessions implements AutoCloseable {
   private AgentSessions(Config config, AgentStore store, UnaryOperator<TranscriptWatch.Finder> finder) {
     this.config = config;
     this.store = store;
-    TranscriptWatch watch = new TranscriptWatch(finder.apply(new TranscriptLocator(mergedEnv(config.env()))::find),
+    TranscriptWatch watch = new TranscriptWatch(finder.apply(new TranscriptLocator(mergedEnv(config.env()))),
         config.transcriptTimeout());
     this.sup = new AgentSupervisor(config, store, watch);
     this.live = sup.live;

@@ -30,6 +30,12 @@ final class LiveAgent {
   Instant lastActivity;
   Instant lastPersistedActivity;
   TokenUsage tokens;
+  /**
+   * Usage of the transcripts this session left for a newer one (an agent that restarted itself),
+   * counted in the tokens the watch reports; the poller's, like {@code nextSuccessorCheckAtMs}.
+   */
+  TokenUsage earlierTokens = TokenUsage.ZERO;
+  long nextSuccessorCheckAtMs;
   long tokensFileSize = -1;
   long tokensCheckedAtMs;
   long nextSearchAtMs;

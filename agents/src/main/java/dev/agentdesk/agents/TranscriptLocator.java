@@ -15,7 +15,7 @@ import java.util.Set;
  * transcripts module's {@code HistoryFolders}), never from the JVM's own, so tests run against
  * temporary homes.
  */
-final class TranscriptLocator {
+final class TranscriptLocator implements TranscriptWatch.Finder {
   private final Map<String, String> env;
 
   TranscriptLocator(Map<String, String> env) {
@@ -28,7 +28,8 @@ final class TranscriptLocator {
    * @param launchId the id agentdesk gave the agent (Claude's session id)
    * @param claimed provider session ids already linked to other agent sessions (never linked twice)
    */
-  Optional<TranscriptLink> find(AgentType type, String launchId, Path worktree, Instant spawnedAt,
+  @Override
+  public Optional<TranscriptLink> find(AgentType type, String launchId, Path worktree, Instant spawnedAt,
       Set<String> claimed) {
     return switch (AgentRules.transcriptRule(type)) {
       case PROVIDER -> LiveTranscripts.locate(AgentRules.transcriptProvider(type),
@@ -36,5 +37,22 @@ final class TranscriptLocator {
           .map(l -> new TranscriptLink(l.provider().id(), l.sessionId(), l.file()));
       case NONE -> Optional.empty();
     };
+  }
+
+  /**
+   * A newer transcript the session moved to from {@code current} (an agent that restarts itself into a
+   * new file: the provider adapter knows), if any.
+   */
+  @Override
+  public Optional<TranscriptLink> successor(AgentType type, String launchId, Path worktree, Instant spawnedAt,
+      Set<String> claimed, TranscriptLink current) {
+    if (AgentRules.transcriptRule(type) != AgentRules.TranscriptRule.PROVIDER) {
+      return Optional.empty();
+    }
+    Provider provider = AgentRules.transcriptProvider(type);
+    return LiveTranscripts.successor(provider,
+            new LiveTranscripts.Launch(launchId, Worktrees.real(worktree), spawnedAt, claimed),
+            new LiveTranscripts.Located(provider, current.sessionId(), current.path()), env)
+        .map(l -> new TranscriptLink(l.provider().id(), l.sessionId(), l.file()));
   }
 }

@@ -21,10 +21,18 @@ final class TranscriptWatch {
   static final long SLOW_SEARCH_MS = 2000;
   /** Token counts are recomputed (a full parse) at most this often while the file grows. */
   static final long TOKENS_EVERY_MS = 2000;
+  /** How often a linked session looks for a newer file its agent moved to. */
+  static final long SUCCESSOR_EVERY_MS = 1000;
 
   /** Finds a session's transcript ({@link TranscriptLocator#find}); it may read folders and take a while. */
   interface Finder {
     Optional<TranscriptLink> find(AgentType type, String launchId, Path worktree, Instant spawnedAt, Set<String> claimed);
+
+    /** A newer transcript the session moved to from {@code current} ({@link TranscriptLocator#successor}); none by default. */
+    default Optional<TranscriptLink> successor(AgentType type, String launchId, Path worktree, Instant spawnedAt,
+        Set<String> claimed, TranscriptLink current) {
+      return Optional.empty();
+    }
   }
 
   private final Finder locator;
@@ -69,6 +77,19 @@ final class TranscriptWatch {
         live.nextSearchAtMs = nowMs + SLOW_SEARCH_MS;
       }
     }
+    if (row.transcript() != null && newRow == null && nowMs >= live.nextSuccessorCheckAtMs) {
+      // An agent that restarts itself (Gemini CLI after the trust dialog) goes on in a new file: follow it,
+      // keeping what the left file counted.
+      live.nextSuccessorCheckAtMs = nowMs + SUCCESSOR_EVERY_MS;
+      var next = locator.successor(row.agent(), row.launchId(), row.worktree(), row.spawnedAt(), claimed, row.transcript());
+      if (next.isPresent()) {
+        live.earlierTokens = live.earlierTokens.plus(usage(row.transcript()));
+        live.tokensFileSize = -1;
+        live.tokensCheckedAtMs = 0;
+        newRow = row.withTranscript(next.get(), TranscriptStatus.LINKED);
+        changed = true;
+      }
+    }
     SessionRow current = newRow != null ? newRow : row;
     boolean read = false;
     TokenUsage tokens = null;
@@ -95,7 +116,19 @@ final class TranscriptWatch {
     }
   }
 
-  /** The tokens after a fresh parse when the file grew and the last parse is old enough, else null. */
+  /** A left transcript's whole usage (its process ended or moved on); zero when unreadable. */
+  private static TokenUsage usage(TranscriptLink link) {
+    try {
+      return Transcripts.parse(Provider.parse(link.provider()), link.path()).detail().session().usage();
+    } catch (RuntimeException e) {
+      return TokenUsage.ZERO;
+    }
+  }
+
+  /**
+   * The tokens after a fresh parse when the file grew and the last parse is old enough, else null;
+   * with the usage of files the session moved on from.
+   */
   private static TokenUsage refreshTokens(LiveAgent live, SessionRow row, long nowMs) {
     Provider provider;
     try {
@@ -115,7 +148,7 @@ final class TranscriptWatch {
     live.tokensCheckedAtMs = nowMs;
     live.tokensFileSize = size;
     try {
-      return Transcripts.parse(provider, row.transcript().path()).detail().session().usage();
+      return live.earlierTokens.plus(Transcripts.parse(provider, row.transcript().path()).detail().session().usage());
     } catch (RuntimeException e) {
       return null; // a file mid-rewrite; the next growth tries again
     }

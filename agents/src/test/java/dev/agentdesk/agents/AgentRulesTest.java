@@ -43,6 +43,8 @@ class AgentRulesTest {
         .extracting(e -> ((AgentException) e).reason()).isEqualTo(AgentException.Reason.NOT_RESUMABLE);
     assertThat(AgentRules.resume(AgentType.GEMINI, "gemini", List.of(), null, null))
         .containsExactly("gemini", "--resume", "latest");
+    assertThat(AgentRules.resume(AgentType.GEMINI, "gemini", List.of(), null, "4a927ce4-175c-4ae6-a181-cdd89befa324"))
+        .containsExactly("gemini", "--resume", "4a927ce4-175c-4ae6-a181-cdd89befa324");
     assertThat(AgentRules.resume(AgentType.AIDER, "aider", List.of(), null, null))
         .containsExactly("aider", "--restore-chat-history");
     assertThat(AgentRules.resume(AgentType.OPENCODE, "opencode", List.of(), null, "ses_1"))

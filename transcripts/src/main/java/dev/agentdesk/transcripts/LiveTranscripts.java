@@ -59,4 +59,13 @@ public final class LiveTranscripts {
   public static Optional<Located> locate(Provider provider, Launch launch, Map<String, String> env) {
     return ProviderAdapter.of(provider).locate(launch, HistoryFolders.defaults(provider, env));
   }
+
+  /**
+   * The transcript {@code launch} moved on to after {@code current}, if its tool started a new one
+   * in the same process (Gemini CLI restarts itself after the trust dialog and records the rest of
+   * the session in a new chat file with a new id); empty for tools that keep one file per session.
+   */
+  public static Optional<Located> successor(Provider provider, Launch launch, Located current, Map<String, String> env) {
+    return ProviderAdapter.of(provider).successor(launch, current, HistoryFolders.defaults(provider, env));
+  }
 }

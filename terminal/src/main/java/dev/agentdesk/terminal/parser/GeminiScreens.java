@@ -67,4 +67,46 @@ final class GeminiScreens {
     }
     return r;
   }
+
+  /** Rows that must line up for a redraw to count as a scroll. */
+  private static final int SCROLL_EVIDENCE = 3;
+
+  /**
+   * {@code changed} without the rows that only moved up: Gemini's history scrolls as a turn starts
+   * (the prompt joins it), and the engine reports every moved row as changed. A limit or an error
+   * read again from its moved row would be reported a second time in the new turn; a new one
+   * (even with the same text) is on a row whose earlier content was different, so it stays.
+   */
+  static List<RowChange> withoutScrolled(ScreenView before, ScreenView now, List<RowChange> changed) {
+    if (before == null || changed.size() < SCROLL_EVIDENCE) {
+      return changed;
+    }
+    int n = now.rowCount();
+    int bestShift = 0;
+    int bestMatches = 0;
+    for (int k = 1; k < n; k++) {
+      int matches = 0;
+      for (int i = 0; i + k < before.rowCount() && i < n; i++) {
+        String row = now.row(i);
+        if (!row.isBlank() && row.equals(before.row(i + k))) {
+          matches++;
+        }
+      }
+      if (matches > bestMatches) {
+        bestMatches = matches;
+        bestShift = k;
+      }
+    }
+    if (bestMatches < SCROLL_EVIDENCE) {
+      return changed;
+    }
+    int k = bestShift;
+    List<RowChange> out = new ArrayList<>(changed.size());
+    for (RowChange c : changed) {
+      if (c.text().isBlank() || !c.text().equals(before.row(c.row() + k))) {
+        out.add(c);
+      }
+    }
+    return out;
+  }
 }

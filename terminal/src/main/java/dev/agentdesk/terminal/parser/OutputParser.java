@@ -174,7 +174,7 @@ public final class OutputParser {
     if (agent == Agent.GEMINI) {
       // Gemini draws its dialogs and messages in frames: every rule reads the rows without them.
       screen = GeminiScreens.unboxed(screen);
-      changed = GeminiScreens.unboxed(changed);
+      changed = GeminiScreens.withoutScrolled(lastScreen, screen, GeminiScreens.unboxed(changed));
     }
     long now = clock.nowMillis();
     List<ParsedEvent> out = new ArrayList<>(2);

@@ -107,11 +107,104 @@ public final class GeminiAdapter implements ProviderAdapter {
     return new GeminiTurnSignals();
   }
 
-  /** The newest main chat file ({@code tmp/<project>/chats/*}, not a subagent's) since the launch that names the launch folder. */
+  /**
+   * The main chat file ({@code tmp/<project>/chats/*}, not a subagent's) written since the launch, of
+   * the launch folder's project, that was started last. Started, not written: 0.61 restarts itself
+   * after the trust dialog into a new chat file, and the new process then writes a summary into the
+   * first one, so the first is the one modified last.
+   */
   @Override
   public Optional<LiveTranscripts.Located> locate(LiveTranscripts.Launch launch, List<Path> roots) {
-    return LiveLocate.newestNamingCwd(Provider.GEMINI, roots, launch,
-        f -> f.getParent() != null && f.getParent().getFileName().toString().equals("chats"), this::unitFor);
+    return latestStarted(launch, roots, null);
+  }
+
+  /** A main chat file of the launch's project started after {@code current}: the process restarted into it. */
+  @Override
+  public Optional<LiveTranscripts.Located> successor(LiveTranscripts.Launch launch, LiveTranscripts.Located current,
+      List<Path> roots) {
+    return latestStarted(launch, roots, current);
+  }
+
+  private Optional<LiveTranscripts.Located> latestStarted(LiveTranscripts.Launch launch, List<Path> roots,
+      LiveTranscripts.Located after) {
+    java.time.Instant notBefore = launch.spawnedAt().minusMillis(LiveTranscripts.CLOCK_SLACK_MS);
+    java.time.Instant floor = after == null ? null : started(after.file());
+    if (after != null && floor == null) {
+      return Optional.empty();
+    }
+    LiveTranscripts.Located best = null;
+    java.time.Instant bestStart = null;
+    for (Path root : roots) {
+      List<Path> chats;
+      try (java.util.stream.Stream<Path> projects = Files.list(root)) {
+        chats = projects.map(p -> p.resolve("chats")).filter(Files::isDirectory).toList();
+      } catch (IOException | java.io.UncheckedIOException e) {
+        continue; // no such root yet
+      }
+      for (Path dir : chats) {
+        Boolean marked = ofProject(dir.getParent(), launch.cwd());
+        if (Boolean.FALSE.equals(marked)) {
+          continue;
+        }
+        List<Path> files;
+        try (java.util.stream.Stream<Path> s = Files.list(dir)) {
+          files = s.filter(Files::isRegularFile).filter(f -> !LiveLocate.modifiedBefore(f, notBefore)).toList();
+        } catch (IOException | java.io.UncheckedIOException e) {
+          continue;
+        }
+        for (Path f : files) {
+          Optional<SourceUnit> unit = unitFor(f);
+          java.time.Instant start = started(f);
+          if (unit.isEmpty() || start == null || launch.claimed().contains(unit.get().sessionId())
+              || marked == null && !namesCwd(f, launch.cwd())
+              || after != null && (unit.get().sessionId().equals(after.sessionId()) || !start.isAfter(floor))
+              || bestStart != null && !start.isAfter(bestStart)) {
+            continue;
+          }
+          best = new LiveTranscripts.Located(Provider.GEMINI, unit.get().sessionId(), f);
+          bestStart = start;
+        }
+      }
+    }
+    return Optional.ofNullable(best);
+  }
+
+  /** The chat's {@code startTime} (its first line), else (an older chat) its modification time. */
+  private static java.time.Instant started(Path f) {
+    JsonNode first = LiveLocate.firstLine(f);
+    java.time.Instant t = first == null ? null : LiveLocate.instant(Json.str(first, "startTime"));
+    if (t != null) {
+      return t;
+    }
+    try {
+      return Files.getLastModifiedTime(f).toInstant();
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  /**
+   * Whether {@code project} ({@code tmp/<project>}) is {@code cwd}'s by its {@code .project_root}; null
+   * when it has none (older releases): then each chat's head must name the folder.
+   */
+  private static Boolean ofProject(Path project, Path cwd) {
+    Path marker = project.resolve(".project_root");
+    try {
+      if (Files.isRegularFile(marker)) {
+        return LiveLocate.real(Path.of(Files.readString(marker).strip())).equals(cwd);
+      }
+    } catch (IOException | java.io.UncheckedIOException | java.nio.file.InvalidPathException e) {
+      return false;
+    }
+    return null;
+  }
+
+  private static boolean namesCwd(Path f, Path cwd) {
+    try {
+      return LiveLocate.head(f).contains(cwd.toString());
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   @Override

@@ -113,6 +113,15 @@ public sealed interface ProviderAdapter permits ClaudeCodeAdapter, CodexAdapter,
     return Files.size(file);
   }
 
+  /**
+   * A newer transcript the same launch writes instead of {@code current} (see
+   * {@link LiveTranscripts#successor}); empty by default: one file per session.
+   */
+  default Optional<LiveTranscripts.Located> successor(LiveTranscripts.Launch launch, LiveTranscripts.Located current,
+      List<Path> roots) {
+    return Optional.empty();
+  }
+
   /** The adapter for {@code provider} with the default batch size. */
   static ProviderAdapter of(Provider provider) {
     return switch (provider) {
