@@ -47,7 +47,11 @@ final class ChoicePromptDetector {
   static Detection detect(ScreenView screen, int end, boolean settled, Agent agent) {
     boolean claude = agent == Agent.CLAUDE;
     if (agent == Agent.GEMINI) {
-      return detect(screen, end, settled, false, GeminiScreens.DIALOG_TITLE);
+      Detection d = detect(screen, end, settled, false, GeminiScreens.DIALOG_TITLE);
+      // A tool approval drawn above the trust dialog has the keys (the prompt ran behind the dialog).
+      int title = d.prompt() == null ? -1 : GeminiScreens.titleRow(screen, d.prompt().title(), end);
+      Detection upper = title <= 0 ? Detection.NONE : detect(screen, title, settled, false, GeminiScreens.DIALOG_TITLE);
+      return upper.prompt() != null || upper.stillDrawing() ? upper : d;
     }
     Detection d = detect(screen, end, settled, claude);
     if (d == Detection.NONE && claude) {

@@ -68,6 +68,16 @@ final class GeminiScreens {
     return r;
   }
 
+  /** The lowest row above {@code end} whose text is {@code title}, or -1. */
+  static int titleRow(ScreenView screen, String title, int end) {
+    for (int r = Math.min(end, screen.rowCount()) - 1; r >= 0; r--) {
+      if (screen.row(r).strip().equals(title)) {
+        return r;
+      }
+    }
+    return -1;
+  }
+
   /** Rows that must line up for a redraw to count as a scroll. */
   private static final int SCROLL_EVIDENCE = 3;
 

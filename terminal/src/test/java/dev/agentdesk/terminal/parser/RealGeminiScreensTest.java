@@ -50,10 +50,16 @@ class RealGeminiScreensTest {
   }
 
   @Test
-  void withTwoDialogsTheLowerOneIsReported() throws IOException {
-    // Gemini gives the keys to the upper one (the approval): a known gap, see docs/real-agents.md.
+  void withTheApprovalAboveTheTrustDialogTheApprovalIsReported() throws IOException {
+    // the prompt ran behind the trust dialog; Gemini gives the keys to the upper dialog
     List<ParsedEvent.ChoicePrompt> p = events("trust-behind-approval", ParsedEvent.ChoicePrompt.class);
-    assertThat(p).extracting(ParsedEvent.ChoicePrompt::title).containsExactly("Do you trust the files in this folder?");
+    assertThat(p).hasSize(1);
+    assertThat(p.get(0).title()).isEqualTo("Allow execution of [Shell]?");
+    assertThat(p.get(0).options()).extracting(ParsedEvent.ChoiceOption::label)
+        .containsExactly("Allow once", "No, suggest changes");
+    // answered, the trust dialog is what is left
+    assertThat(events("trust-after-approval", ParsedEvent.ChoicePrompt.class)).extracting(ParsedEvent.ChoicePrompt::title)
+        .containsExactly("Do you trust the files in this folder?");
   }
 
   @Test
