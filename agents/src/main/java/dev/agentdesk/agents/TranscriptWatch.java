@@ -83,6 +83,9 @@ final class TranscriptWatch {
       live.nextSuccessorCheckAtMs = nowMs + SUCCESSOR_EVERY_MS;
       var next = locator.successor(row.agent(), row.launchId(), row.worktree(), row.spawnedAt(), claimed, row.transcript());
       if (next.isPresent()) {
+        // Once per process: a restart to apply a trust is a one-off, and a later file in the same folder is
+        // more likely another session's (two sessions in place).
+        live.nextSuccessorCheckAtMs = Long.MAX_VALUE;
         live.earlierTokens = live.earlierTokens.plus(usage(row.transcript()));
         live.tokensFileSize = -1;
         live.tokensCheckedAtMs = 0;
