@@ -52,6 +52,15 @@ final class AgentRules {
     };
   }
 
+  /**
+   * Codex 0.169 otherwise runs its turns in a shared {@code codex app-server} daemon (and its
+   * pid-update loop) that it starts in sessions of their own, outside the PTY's process group; they
+   * outlive the TUI (its Ctrl-C only detaches, the turn goes on) and serve every Codex of that
+   * {@code CODEX_HOME}. Without auto-start the TUI runs its app server in-process, so the session's
+   * PTY holds the whole agent and stopping it ends it. One token: the option's value may not read as the prompt.
+   */
+  static final String CODEX_NO_DAEMON = "--disable=daemon_auto_start";
+
   /** argv for a first launch; {@code launchId} is the session id agentdesk chose (used by Claude). */
   static List<String> launch(AgentType t, String executable, List<String> args, String launchId,
       Optional<String> prompt) {
@@ -60,6 +69,9 @@ final class AgentRules {
     if (t == AgentType.CLAUDE) {
       argv.add("--session-id");
       argv.add(launchId);
+    }
+    if (t == AgentType.CODEX) {
+      argv.add(CODEX_NO_DAEMON);
     }
     argv.addAll(args);
     if (prompt.isPresent() && !prompt.get().isEmpty()) {
@@ -95,6 +107,7 @@ final class AgentRules {
               "codex has no linked rollout yet, so there is no session id to resume");
         }
         argv.add("resume");
+        argv.add(CODEX_NO_DAEMON);
         argv.add(transcriptId);
       }
       case GEMINI -> {

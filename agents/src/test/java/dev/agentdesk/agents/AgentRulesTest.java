@@ -20,7 +20,7 @@ class AgentRulesTest {
     Optional<String> p = Optional.of("fix the bug");
     assertThat(AgentRules.launch(AgentType.CLAUDE, "claude", List.of("--model", "opus"), ID, p))
         .containsExactly("claude", "--session-id", ID, "--model", "opus", "fix the bug");
-    assertThat(AgentRules.launch(AgentType.CODEX, "codex", List.of(), ID, p)).containsExactly("codex", "fix the bug");
+    assertThat(AgentRules.launch(AgentType.CODEX, "codex", List.of(), ID, p)).containsExactly("codex", "--disable=daemon_auto_start", "fix the bug");
     assertThat(AgentRules.launch(AgentType.GEMINI, "gemini", List.of(), ID, p))
         .containsExactly("gemini", "--prompt-interactive", "fix the bug");
     assertThat(AgentRules.launch(AgentType.OPENCODE, "opencode", List.of(), ID, p))
@@ -38,7 +38,7 @@ class AgentRulesTest {
   @Test
   void resumeArgvPerAgent() {
     assertThat(AgentRules.resume(AgentType.CLAUDE, "claude", List.of(), ID, null)).containsExactly("claude", "--resume", ID);
-    assertThat(AgentRules.resume(AgentType.CODEX, "codex", List.of(), null, "019b")).containsExactly("codex", "resume", "019b");
+    assertThat(AgentRules.resume(AgentType.CODEX, "codex", List.of(), null, "019b")).containsExactly("codex", "resume", "--disable=daemon_auto_start", "019b");
     assertThatThrownBy(() -> AgentRules.resume(AgentType.CODEX, "codex", List.of(), null, null))
         .extracting(e -> ((AgentException) e).reason()).isEqualTo(AgentException.Reason.NOT_RESUMABLE);
     assertThat(AgentRules.resume(AgentType.GEMINI, "gemini", List.of(), null, null))

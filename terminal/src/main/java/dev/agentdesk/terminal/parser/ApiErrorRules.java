@@ -31,6 +31,9 @@ final class ApiErrorRules {
       anchored("codex-api-error", ".*unexpected status (\\d{3})\\b.*", Classify.BY_STATUS),
       anchored("codex-api-error", "stream disconnected before completion.*", Classify.SERVER),
       anchored("codex-api-error", "exceeded retry limit, last status: (\\d{3})\\b.*", Classify.BY_STATUS),
+      // Codex 0.169's end of a turn whose 5xx outlived its retries ("■ We’re currently experiencing high demand, …");
+      // the same words under "Reconnecting… n/m" (a "└" detail row) are its retry, not the end.
+      anchored("codex-api-error", "We[’']re currently experiencing high demand\\b.*", Classify.SERVER),
       // Gemini CLI: "[API Error: … got status: 500 …]" / {"code": 503 …}.
       anchored("gemini-api-error", "\\[API Error:.*?(?:got status:\\s*|\"code\"\\s*:\\s*)(\\d{3})\\b.*", Classify.BY_STATUS),
       // … and unbracketed with a status name: "API Error: got status: UNAVAILABLE. {…}".

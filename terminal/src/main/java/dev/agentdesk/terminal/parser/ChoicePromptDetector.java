@@ -25,6 +25,10 @@ final class ChoicePromptDetector {
   /** How far above the options a title may sit (Codex shows the command between title and options). */
   private static final int TITLE_REACH = 6;
   private static final int FOOTER_REACH = 4;
+  /** Codex's details between its question and the options (reason, environment, a wrapped command) may run longer. */
+  private static final int CODEX_TITLE_REACH = 12;
+  /** A paragraph opening with a short question followed by more text ("Trust this folder? Codex can …"). */
+  private static final Pattern LEADING_QUESTION = Pattern.compile("^([A-Z][^?.!]{0,80}\\?)\\s+\\S");
 
   private ChoicePromptDetector() {}
 
@@ -53,7 +57,7 @@ final class ChoicePromptDetector {
       Detection upper = title <= 0 ? Detection.NONE : detect(screen, title, settled, false, GeminiScreens.DIALOG_TITLE);
       return upper.prompt() != null || upper.stillDrawing() ? upper : d;
     }
-    Detection d = detect(screen, end, settled, claude);
+    Detection d = detect(screen, end, settled, claude, null, agent == Agent.CODEX);
     if (d == Detection.NONE && claude) {
       return CursorMenuDetector.detect(screen, end, settled);
     }
@@ -68,7 +72,12 @@ final class ChoicePromptDetector {
   }
 
   private static Detection detect(ScreenView screen, int end, boolean settled, boolean descriptionsBelow) {
-    return detect(screen, end, settled, descriptionsBelow, null);
+    return detect(screen, end, settled, descriptionsBelow, null, false);
+  }
+
+  private static Detection detect(ScreenView screen, int end, boolean settled, boolean descriptionsBelow,
+      Pattern titles) {
+    return detect(screen, end, settled, descriptionsBelow, titles, false);
   }
 
   /**
@@ -76,9 +85,12 @@ final class ChoicePromptDetector {
    * footer) still hold the cursor is not reported: the program is drawing it, and reporting it
    * half-drawn would emit a second, different prompt a moment later.
    */
-  /** {@code titles}: an agent's own dialog heads that are titles without a question mark, or null. */
+  /**
+   * {@code titles}: an agent's own dialog heads that are titles without a question mark, or null;
+   * {@code codex}: Codex's question and answer rules ({@link #codexTitle}).
+   */
   private static Detection detect(ScreenView screen, int end, boolean settled, boolean descriptionsBelow,
-      Pattern titles) {
+      Pattern titles, boolean codex) {
     int i = end - 1;
     while (i >= 0) {
       if (!looksLikeOption(screen.row(i))) {
@@ -105,7 +117,7 @@ final class ChoicePromptDetector {
         }
         j--;
       }
-      Detection d = build(screen, optionRows, blockEnd, end, settled, descriptionsBelow, titles);
+      Detection d = build(screen, optionRows, blockEnd, end, settled, descriptionsBelow, titles, codex);
       if (d != Detection.NONE) {
         return d;
       }
@@ -115,7 +127,7 @@ final class ChoicePromptDetector {
   }
 
   private static Detection build(ScreenView screen, List<int[]> optionRows, int blockEnd, int end, boolean settled,
-      boolean descriptionsBelow, Pattern titles) {
+      boolean descriptionsBelow, Pattern titles, boolean codex) {
     if (optionRows.size() < 2) {
       return Detection.NONE;
     }
@@ -154,7 +166,10 @@ final class ChoicePromptDetector {
       options.add(new ParsedEvent.ChoiceOption(index, text, highlighted, DESTRUCTIVE.matcher(text).find(), hint,
           description.length() == 0 ? null : description.toString()));
     }
-    String title = title(screen, optionRows.get(0)[0], titles);
+    String title = codex ? codexTitle(screen, optionRows.get(0)[0]) : null;
+    if (title == null) {
+      title = title(screen, optionRows.get(0)[0], titles);
+    }
     if (title == null) {
       return Detection.NONE;
     }
@@ -183,7 +198,36 @@ final class ChoicePromptDetector {
         && screen.cursorRow() <= Math.max(lastRow, blockEnd + FOOTER_REACH)) {
       return Detection.DRAWING;
     }
-    return new Detection(new ParsedEvent.ChoicePrompt(title, options, dismiss, amend), false);
+    // Codex's approval overlay ("Press enter to confirm or esc to cancel") takes digits; its trust
+    // screen ("enter continue · esc back") ignores 1 (2 acts at once), so it is answered by ↑/↓ and Enter.
+    boolean numbered = !codex || dismiss != null || amend != null;
+    return new Detection(new ParsedEvent.ChoicePrompt(title, options, dismiss, amend, numbered), false);
+  }
+
+  /**
+   * Codex's question: the nearest row above the options that opens with a confirmation verb ("Would
+   * you like to run the following command?": the justification "Reason: …?", the environment and the
+   * command between it and the options are its details), or a paragraph that opens with a question
+   * ("Trust this folder? Codex can read, edit, …": the question is its first sentence). Null when
+   * neither is there; the generic title rule applies then.
+   */
+  private static String codexTitle(ScreenView screen, int firstOption) {
+    int seen = 0;
+    for (int r = firstOption - 1; r >= 0 && seen < CODEX_TITLE_REACH; r--) {
+      String t = screen.row(r).strip();
+      if (t.isEmpty()) {
+        continue;
+      }
+      seen++;
+      if (TITLE_VERB.matcher(t).find()) {
+        return t;
+      }
+      Matcher q = LEADING_QUESTION.matcher(t);
+      if (q.find() && (r == 0 || screen.row(r - 1).isBlank())) {
+        return q.group(1);
+      }
+    }
+    return null;
   }
 
   /** Cheap test before the option regex: optional indent and cursor marker, 1–2 digits, '.' or ')'. */

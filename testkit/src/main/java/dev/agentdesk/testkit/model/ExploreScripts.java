@@ -20,6 +20,9 @@ final class ExploreScripts {
         // Copilot CLI's and pi's shell tool is "bash" (lower case), with a description Copilot requires.
         Script.of("x-cbash", Reply.tool("bash", "{\"command\":\"echo hi > out.txt\",\"description\":\"Write out.txt\"}"),
             Reply.text("Wrote it.")),
+        // Codex: its exec_command tool, asking to leave the sandbox, so that it asks for approval first
+        Script.of("x-cxshell", Reply.tool("exec_command", "{\"cmd\":\"echo made > shell_made.txt\",\"sandbox_permissions\":"
+            + "\"require_escalated\",\"justification\":\"Write shell_made.txt in the repository?\"}"), Reply.text("Made it.")),
         Script.of("x-slow", Reply.text("one two three four five six seven eight nine ten").slow(Duration.ofMillis(500), 10)),
         Script.ofSteps("x-retry", Step.retried(tooMany, 1, Reply.text("Recovered after a retry."))),
         Script.ofSteps("x-429", Step.of(new Reply.Failure(429, "rate_limit_error",

@@ -1,0 +1,253 @@
+package dev.agentdesk.agents;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agentdesk.agents.AgentStatus.Phase;
+import dev.agentdesk.terminal.parser.ParsedEvent;
+import dev.agentdesk.terminal.session.PendingChoice;
+import dev.agentdesk.terminal.session.PtySession;
+import dev.agentdesk.terminal.session.SessionEvent;
+import dev.agentdesk.terminal.session.SessionListener;
+import dev.agentdesk.testkit.CodexHome;
+import dev.agentdesk.testkit.model.ModelRequest;
+import dev.agentdesk.testkit.model.ModelServer;
+import dev.agentdesk.testkit.model.Reply;
+import dev.agentdesk.testkit.model.Script;
+import dev.agentdesk.testkit.model.Step;
+import dev.agentdesk.transcripts.records.TokenUsage;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The real Codex CLI (agents/real-agents.versions) in agent sessions on real PTYs, against the
+ * scripted model server's Responses API through a custom model provider: one server, one service
+ * and one repository for the class; each test its own worktree and its own marker in the prompt.
+ */
+class RealCodexTest {
+  /** Worktrees trusted up front in Codex's configuration; "first" is not, so it shows the trust screen. */
+  static final List<String> WORKTREES = List.of("hello", "shell", "errors", "stop");
+  static final Duration WAIT = Duration.ofSeconds(30);
+
+  @TempDir static Path tmp;
+  static ModelServer model;
+  static CodexHome codex;
+  static TestRepo repo;
+  static AgentSessions sessions;
+
+  @BeforeAll
+  static void setUp() throws Exception {
+    model = ModelServer.start();
+    repo = TestRepo.create(tmp, "demo");
+    Path root = tmp.resolve("worktrees");
+    codex = new CodexHome(tmp.resolve("home")).configured(model.baseUrl(),
+        WORKTREES.stream().map(n -> root.resolve("demo").resolve(n)).toList());
+    sessions = AgentSessions.open(new AgentSessions.Config(tmp.resolve("data/agents.db"), root, codex.env(),
+        Duration.ofSeconds(30), Duration.ofMillis(100), TerminalHost.direct()));
+  }
+
+  @AfterAll
+  static void tearDown() {
+    if (sessions != null) {
+      sessions.close();
+    }
+    if (model != null) {
+      model.close();
+    }
+  }
+
+  @Test
+  void aPromptOnTheCommandLineIsAnsweredLinkedAndCountedToTheToken() throws Exception {
+    model.add(Script.of("c-hello", Reply.text("Hello from the script, slowly, in twelve small pieces.")
+        .withUsage(new Reply.Usage(1200, 34, 0, 500)).slow(Duration.ofMillis(250), 12)));
+    AgentSession s = sessions.start(AgentSpec.of(AgentType.CODEX, repo.top).withWorktree("hello")
+        .withPrompt("say hello c-hello"));
+
+    // the argv agentdesk built is one this version runs; the key reaches the server
+    ModelRequest first = awaitRequest(s.id(), "c-hello", 0);
+    assertThat(first.prompt()).isEqualTo("say hello c-hello");
+    assertThat(first.header("authorization")).isEqualTo("Bearer " + CodexHome.KEY);
+    assertThat(first.model()).isEqualTo(CodexHome.MODEL);
+    AgentSession streaming = await(s.id(), "busy while the reply streams", x -> x.status().phase() == Phase.BUSY);
+    assertThat(screen(streaming.id())).doesNotContain("small pieces.");
+
+    AgentSession done = await(s.id(), "the reply, linked and counted", x -> x.tokens() != null
+        && x.tokens().output() == 34 && screen(x.id()).contains("in twelve small pieces.")
+        && x.status().phase() == Phase.IDLE);
+    assertThat(done.transcript().path().getFileName().toString()).startsWith("rollout-")
+        .endsWith(done.transcript().sessionId() + ".jsonl");
+    assertThat(done.transcript().path()).startsWith(codex.codexHome().resolve("sessions"));
+    // the Responses API counts cached input inside input_tokens; the transcript gives it back apart
+    assertThat(done.tokens()).isEqualTo(new TokenUsage(1200, 34, 500, 0));
+    assertThat(done.status().awaitingInput()).isFalse();
+  }
+
+  @Test
+  void theFirstRunTrustScreenIsAMenuAnsweredThroughTheApi() throws Exception {
+    model.add(Script.of("c-first", Reply.text("Welcome aboard.")));
+    AgentSession s = sessions.start(AgentSpec.of(AgentType.CODEX, repo.top).withWorktree("first")
+        .withPrompt("hi c-first"));
+
+    AgentSession trust = await(s.id(), "the trust screen", x -> x.status().choice() != null);
+    assertThat(trust.status().phase()).isEqualTo(Phase.AWAITING_INPUT);
+    assertThat(trust.status().question()).isEqualTo("Trust this folder?");
+    assertThat(trust.status().choice().title()).isEqualTo("Trust this folder?");
+    assertThat(trust.status().choice().options()).extracting(PendingChoice.Option::label)
+        .containsExactly("Trust and continue", "Back to Agent Command Center");
+    sessions.answer(s.id(), 1);
+
+    awaitRequest(s.id(), "c-first", 0);
+    await(s.id(), "the reply", x -> screen(x.id()).contains("Welcome aboard.") && x.status().phase() == Phase.IDLE);
+    // as Claude does, Codex records the trust of a git worktree under the main checkout's folder
+    assertThat(Files.readString(codex.codexHome().resolve("config.toml")))
+        .contains("[projects.\"" + repo.top.toRealPath() + "\"]\ntrust_level = \"trusted\"");
+    sessions.forget(s.id());
+  }
+
+  @Test
+  void theApprovalPromptAsksItsQuestionAndRunsTheCommandOnYes() throws Exception {
+    model.add(Script.of("c-shell",
+        Reply.tool("exec_command", "{\"cmd\":\"echo made > shell_made.txt\",\"sandbox_permissions\":"
+            + "\"require_escalated\",\"justification\":\"Write shell_made.txt in the repository?\"}"),
+        Reply.text("Made the file.")));
+    AgentSession s = sessions.start(AgentSpec.of(AgentType.CODEX, repo.top).withWorktree("shell")
+        .withPrompt("make a file c-shell"));
+
+    AgentSession asking = await(s.id(), "the approval prompt", x -> x.status().choice() != null);
+    assertThat(asking.status().phase()).isEqualTo(Phase.AWAITING_INPUT);
+    assertThat(asking.status().question()).isEqualTo("Would you like to run the following command?");
+    assertThat(asking.status().choice().title()).isEqualTo("Would you like to run the following command?");
+    assertThat(asking.status().choice().options()).extracting(PendingChoice.Option::label).hasSize(3)
+        .startsWith("Yes, proceed").last().asString().startsWith("No");
+    assertThat(s.worktree().resolve("shell_made.txt")).doesNotExist();
+    sessions.answer(s.id(), 1);
+
+    ModelRequest ran = awaitRequest(s.id(), "c-shell", 1);
+    assertThat(ran.body()).contains("function_call_output");
+    AgentSession done = await(s.id(), "the end of the turn", x -> screen(x.id()).contains("Made the file.")
+        && x.status().phase() == Phase.IDLE);
+    assertThat(done.worktree().resolve("shell_made.txt")).hasContent("made");
+    assertThat(done.status().awaitingInput()).isFalse();
+  }
+
+  @Test
+  void a429IsARateLimitAndA500AnApiErrorEachWholeAndOnce() throws Exception {
+    model.add(Script.ofSteps("c-429", Step.of(new Reply.Failure(429, "rate_limit_exceeded",
+        "Rate limit reached for requests", Map.of()))));
+    model.add(Script.ofSteps("c-500", Step.of(new Reply.Failure(500, "server_error", "Internal server error",
+        Map.of()))));
+    model.add(Script.of("c-fine", Reply.text("Fine again.")));
+    AgentSession s = sessions.start(AgentSpec.of(AgentType.CODEX, repo.top).withWorktree("errors")
+        .withPrompt("go c-500"));
+    List<ParsedEvent> reported = new CopyOnWriteArrayList<>();
+    PtySession pty = sessions.terminal(s.id()).orElseThrow();
+    pty.addListener(new SessionListener() {
+      @Override
+      public void onEvent(SessionEvent e) {
+        if (e instanceof SessionEvent.Parsed p && (p.event() instanceof ParsedEvent.RateLimit
+            || p.event() instanceof ParsedEvent.ApiError)) {
+          reported.add(p.event());
+        }
+      }
+    });
+
+    // one retry (CodexHome), then the end of the turn
+    AgentSession failed = await(s.id(), "the 500", x -> "server".equals(x.terminal().lastApiErrorKind())
+        && x.status().phase() == Phase.IDLE);
+    assertThat(failed.terminal().lastApiError())
+        .isEqualTo("We\u2019re currently experiencing high demand, which may cause temporary errors.");
+    assertThat(model.requests().stream().filter(r -> "c-500".equals(r.script()))).hasSize(2);
+
+    sessions.send(s.id(), "then c-429");
+    AgentSession limited = await(s.id(), "the 429", x -> x.status().phase() == Phase.RATE_LIMITED);
+    assertThat(limited.terminal().rateLimitText()).isEqualTo("exceeded retry limit, last status: 429 Too Many Requests");
+    assertThat(limited.terminal().lastApiError()).isEqualTo(limited.terminal().rateLimitText());
+    assertThat(limited.terminal().rateLimitedUntilMs()).isNull();
+
+    sessions.send(s.id(), "and c-fine");
+    await(s.id(), "a good turn after", x -> screen(x.id()).contains("Fine again.") && x.status().phase() == Phase.IDLE);
+    assertThat(reported).as("each error reported once, not again as the screen redraws").hasSize(2);
+    assertThat(reported.get(0)).isInstanceOf(ParsedEvent.ApiError.class);
+    assertThat(reported.get(1)).isInstanceOf(ParsedEvent.RateLimit.class);
+  }
+
+  @Test
+  void stopEndsCodexAndLeavesNoProcessBehind() throws Exception {
+    model.add(Script.of("c-stop", Reply.text("Ready to stop.")));
+    AgentSession s = sessions.start(AgentSpec.of(AgentType.CODEX, repo.top).withWorktree("stop")
+        .withPrompt("hello c-stop"));
+    await(s.id(), "the reply", x -> screen(x.id()).contains("Ready to stop.") && x.status().phase() == Phase.IDLE
+        && x.transcript() != null);
+    PtySession pty = sessions.terminal(s.id()).orElseThrow();
+    long pid = pty.pid();
+    String mark = PtySession.SESSION_ENV + "=" + pty.sessionId();
+    assertThat(processesWith(mark)).as("the test sees the agent's processes").contains(pid);
+    List<ProcessHandle> tree = Stream.concat(ProcessHandle.of(pid).stream(),
+        ProcessHandle.of(pid).stream().flatMap(ProcessHandle::descendants)).toList();
+    assertThat(tree).isNotEmpty();
+
+    long before = System.nanoTime();
+    AgentSession stopped = sessions.stop(s.id());
+    long stopMs = (System.nanoTime() - before) / 1_000_000;
+    assertThat(stopped.lifecycle()).isEqualTo(Lifecycle.ENDED);
+    assertThat(tree).as("the process tree seen before the stop").noneMatch(ProcessHandle::isAlive);
+    assertThat(processesWith(mark)).as("no process of this session, in any group or session").isEmpty();
+    assertThat(stopMs).as("ended by its own exit key, not after TERM").isLessThan(2_000);
+    // the rollout it wrote stays linked and resumable
+    assertThat(stopped.transcript().path()).exists();
+  }
+
+  // ---- helpers ----
+
+  /**
+   * Live processes whose environment holds {@code entry}: every process the agent started inherits
+   * its {@code AGENTDESK_SESSION}, whatever group or session it moved to (a daemon that setsid()s).
+   */
+  static List<Long> processesWith(String entry) throws IOException {
+    try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
+      return procs.filter(p -> p.getFileName().toString().matches("\\d+")).filter(p -> {
+        try {
+          return List.of(new String(Files.readAllBytes(p.resolve("environ")), StandardCharsets.UTF_8).split("\0"))
+              .contains(entry);
+        } catch (IOException | SecurityException e) {
+          return false; // gone meanwhile, or not ours to read
+        }
+      }).map(p -> Long.parseLong(p.getFileName().toString())).toList();
+    }
+  }
+
+  static String screen(String id) {
+    return sessions.terminal(id).map(t -> String.join("\n", t.screen().lines())).orElse("(not running)");
+  }
+
+  /** The first request of step {@code step} of script {@code marker}, failing with the agent's screen. */
+  static ModelRequest awaitRequest(String id, String marker, int step) throws InterruptedException {
+    try {
+      return model.await(marker + " step " + step, r -> marker.equals(r.script()) && r.step() == step, WAIT);
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new AssertionError(e.getMessage() + "\nscreen:\n" + screen(id) + "\nrequests: " + model.requests().stream()
+          .map(r -> r.method() + " " + r.path() + " tools=" + r.tools().size() + " script=" + r.script()).toList());
+    }
+  }
+
+  static AgentSession await(String id, String what, Predicate<AgentSession> p) throws InterruptedException {
+    AgentSession[] last = new AgentSession[1];
+    try {
+      Standins.await(what, WAIT, () -> p.test(last[0] = sessions.get(id)));
+    } catch (AssertionError e) {
+      throw new AssertionError(e.getMessage() + "; last: " + last[0] + "\nscreen:\n" + screen(id), e);
+    }
+    return last[0];
+  }
+}
