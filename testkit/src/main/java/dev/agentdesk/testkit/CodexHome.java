@@ -40,8 +40,13 @@ public final class CodexHome {
 
   /** Writes {@code config.toml} for the server at {@code baseUrl}, with the {@code trusted} folders. */
   public CodexHome configured(String baseUrl, List<Path> trusted) throws IOException {
+    return configured(baseUrl, MODEL, trusted);
+  }
+
+  /** As {@link #configured(String, List)} with another model name (a priced one, for cost). */
+  public CodexHome configured(String baseUrl, String model, List<Path> trusted) throws IOException {
     StringBuilder toml = new StringBuilder()
-        .append("model = \"").append(MODEL).append("\"\n")
+        .append("model = \"").append(model).append("\"\n")
         .append("model_provider = \"scripted\"\n")
         .append("check_for_update_on_startup = false\n\n")
         .append("[model_providers.scripted]\n")
