@@ -75,7 +75,7 @@ public final class CodexHome {
     return home;
   }
 
-  /** {@code CODEX_HOME}: {@code config.toml}, {@code sessions/YYYY/MM/DD/rollout-*.jsonl}. */
+  /** {@code CODEX_HOME}: {@code config.toml}, and the {@code sessions/} folder Codex writes its transcripts into. */
   public Path codexHome() {
     return codexHome;
   }
