@@ -99,7 +99,10 @@ class RealCodexTest {
     AgentSession s = sessions.start(AgentSpec.of(AgentType.CODEX, repo.top).withWorktree("first")
         .withPrompt("hi c-first"));
 
-    AgentSession trust = await(s.id(), "the trust screen", x -> x.status().choice() != null);
+    // answered once its output is quiet: Codex draws the screen, then looks up the Git root and adds
+    // a note about it, and a key pressed before that was seen to be lost
+    AgentSession trust = await(s.id(), "the trust screen, drawn", x -> x.status().choice() != null
+        && screen(x.id()).contains("Trusting will apply to the repository root") && !x.terminal().busy());
     assertThat(trust.status().phase()).isEqualTo(Phase.AWAITING_INPUT);
     assertThat(trust.status().question()).isEqualTo("Trust this folder?");
     assertThat(trust.status().choice().title()).isEqualTo("Trust this folder?");

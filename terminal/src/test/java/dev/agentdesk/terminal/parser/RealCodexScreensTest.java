@@ -50,6 +50,16 @@ class RealCodexScreensTest {
   }
 
   @Test
+  void inAGitWorktreeTheTrustScreenNotesTheRepositoryRootAndAsksTheSame() throws IOException {
+    List<ParsedEvent.ChoicePrompt> p = events("first-trust-worktree", ParsedEvent.ChoicePrompt.class);
+    assertThat(p).hasSize(1);
+    assertThat(p.get(0).title()).isEqualTo("Trust this folder?");
+    assertThat(p.get(0).options()).extracting(ParsedEvent.ChoiceOption::label)
+        .containsExactly("Trust and continue", "Back to Agent Command Center");
+    assertThat(events("first-trust-worktree", ParsedEvent.Question.class)).isEmpty();
+  }
+
+  @Test
   void theApprovalPromptAsksWhetherToRunTheCommandTheReasonIsDetail() throws IOException {
     List<ParsedEvent.ChoicePrompt> p = events("approval", ParsedEvent.ChoicePrompt.class);
     assertThat(p).hasSize(1);
