@@ -133,6 +133,10 @@ public final class PtySession implements AutoCloseable {
     Map<String, String> env = new HashMap<>(System.getenv());
     // The child's terminal is our xterm-compatible VT engine, whatever the parent's TERM says.
     env.put("TERM", "xterm-256color");
+    // And it is an interactive terminal: a CI=true of agentdesk's own environment (a CI job, or
+    // ./run-tests) must not tell the program in it that it runs unattended (Gemini CLI 0.61 then
+    // exits at once). A spec may still set CI itself.
+    env.remove("CI");
     env.putAll(spec.env());
     env.put(SESSION_ENV, sessionId);
     String cwd = spec.cwd().map(Path::toString).orElse(System.getProperty("user.dir"));
