@@ -100,8 +100,13 @@ public final class StatuslineCommand implements Callable<Integer> {
     try {
       Instant at = now == null ? Instant.now() : Instant.parse(now);
       ZoneId zone = timezone == null ? ZoneId.systemDefault() : UsageQuery.parseZone(timezone);
-      f = CompletableFuture.supplyAsync(() -> figures(input, at, zone))
-          .get(Math.max(50, timeoutMs), TimeUnit.MILLISECONDS);
+      CompletableFuture<Figures> task = CompletableFuture.supplyAsync(() -> figures(input, at, zone));
+      try {
+        f = task.get(Math.max(50, timeoutMs), TimeUnit.MILLISECONDS);
+      } catch (java.util.concurrent.TimeoutException late) {
+        // too late for this line: a fallback not begun yet must not open the database after we answered
+        gaveUp = true;
+      }
     } catch (Exception | LinkageError e) {
       // a source missing, locked, busy or slow: the line shows what Claude Code sent
     }
@@ -142,8 +147,11 @@ public final class StatuslineCommand implements Callable<Integer> {
         // no serve, or it refused: the database next
       }
     }
-    return fromDatabase(input, at, zone);
+    return gaveUp ? null : fromDatabase(input, at, zone);
   }
+
+  /** Set when the line was written without the figures: the task then leaves the database alone. */
+  private volatile boolean gaveUp;
 
   private Figures fromServer(Input input, Instant at, ZoneId zone) throws Exception {
     URI base = URI.create(server != null ? (server.endsWith("/") ? server : server + "/")
