@@ -3,20 +3,13 @@ package dev.agentdesk.app.mcpinstall;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * {@code mcp install --client claude} through the real Claude Code CLI on a temp HOME: afterwards
@@ -85,29 +78,10 @@ public class ClaudeCliInstallTest {
   }
 
   private static String install(Map<String, String> env, Path agentdesk, String... more) {
-    McpInstallCommand cmd = new McpInstallCommand();
-    cmd.env = env;
-    CommandLine cl = new CommandLine(cmd);
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    cl.setOut(new PrintWriter(out));
-    cl.setErr(new PrintWriter(err));
-    List<String> args = new ArrayList<>(List.of("--client", "claude", "--command", agentdesk.toString()));
-    args.addAll(List.of(more));
-    int exit = cl.execute(args.toArray(String[]::new));
-    assertThat(exit).as(err.toString()).isZero();
-    return out.toString();
+    return CliInstalls.install("claude", env, agentdesk, more);
   }
 
   private String claudeRun(Map<String, String> env, String... args) throws Exception {
-    List<String> argv = new ArrayList<>(List.of(tmp.resolve("bin/claude").toString()));
-    argv.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(argv).redirectErrorStream(true);
-    pb.environment().clear();
-    pb.environment().putAll(env);
-    Process p = pb.start();
-    p.getOutputStream().close();
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("claude " + String.join(" ", args) + " finishes").isTrue();
-    return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    return CliInstalls.run(tmp.resolve("bin/claude"), env, null, args).out();
   }
 }

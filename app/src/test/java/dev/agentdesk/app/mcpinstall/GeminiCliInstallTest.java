@@ -3,18 +3,11 @@ package dev.agentdesk.app.mcpinstall;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentdesk.testkit.RealAgents;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * {@code mcp install --client gemini} checked by the real Gemini CLI (pinned in
@@ -47,31 +40,12 @@ class GeminiCliInstallTest {
   }
 
   private static String install(Map<String, String> env, Path agentdesk, String... more) {
-    McpInstallCommand cmd = new McpInstallCommand();
-    cmd.env = env;
-    CommandLine cl = new CommandLine(cmd);
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    cl.setOut(new PrintWriter(out));
-    cl.setErr(new PrintWriter(err));
-    List<String> args = new ArrayList<>(List.of("--client", "gemini", "--command", agentdesk.toString()));
-    args.addAll(List.of(more));
-    int exit = cl.execute(args.toArray(String[]::new));
-    assertThat(exit).as(err.toString()).isZero();
-    return out.toString();
+    return CliInstalls.install("gemini", env, agentdesk, more);
   }
 
   private static String run(Path gemini, Map<String, String> env, Path cwd, String... args) throws Exception {
-    List<String> argv = new ArrayList<>(List.of(gemini.toString()));
-    argv.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(argv).directory(cwd.toFile()).redirectErrorStream(true);
-    pb.environment().clear();
-    pb.environment().putAll(env);
-    Process p = pb.start();
-    p.getOutputStream().close();
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("gemini " + String.join(" ", args) + " finishes").isTrue();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.exitValue()).as(out).isZero();
-    return out;
+    CliInstalls.Run run = CliInstalls.run(gemini, env, cwd, args);
+    assertThat(run.exit()).as(run.out()).isZero();
+    return run.out();
   }
 }

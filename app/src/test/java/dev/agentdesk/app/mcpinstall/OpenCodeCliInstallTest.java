@@ -3,18 +3,11 @@ package dev.agentdesk.app.mcpinstall;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentdesk.testkit.RealAgents;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * {@code mcp install --client opencode} checked by the real OpenCode (pinned in
@@ -61,30 +54,11 @@ class OpenCodeCliInstallTest {
   }
 
   private static String install(Map<String, String> env, Path agentdesk, String... more) {
-    McpInstallCommand cmd = new McpInstallCommand();
-    cmd.env = env;
-    CommandLine cl = new CommandLine(cmd);
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    cl.setOut(new PrintWriter(out));
-    cl.setErr(new PrintWriter(err));
-    List<String> args = new ArrayList<>(List.of("--client", "opencode", "--command", agentdesk.toString()));
-    args.addAll(List.of(more));
-    int exit = cl.execute(args.toArray(String[]::new));
-    assertThat(exit).as(err.toString()).isZero();
-    return out.toString();
+    return CliInstalls.install("opencode", env, agentdesk, more);
   }
 
   private String opencode(Path executable, Map<String, String> env, String... args) throws Exception {
-    List<String> argv = new ArrayList<>(List.of(executable.toString()));
-    argv.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(argv).redirectErrorStream(true).directory(tmp.toFile());
-    pb.environment().clear();
-    pb.environment().putAll(env);
-    Process p = pb.start();
-    p.getOutputStream().close();
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("opencode " + String.join(" ", args) + " finishes").isTrue();
     // the listing is coloured; the rows are what counts
-    return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).replaceAll("\u001b\\[[0-9;]*m", "");
+    return CliInstalls.run(executable, env, tmp, args).out().replaceAll("\u001b\\[[0-9;]*m", "");
   }
 }

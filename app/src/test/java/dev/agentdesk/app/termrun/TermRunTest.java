@@ -87,9 +87,10 @@ class TermRunTest {
     Path events = dir.resolve("events.jsonl");
     Path capture = dir.resolve("run.tcap");
     String script = "stty size; trap 'echo resized-to $(stty size)' WINCH; echo ready; "
-        // traps run between reads; a read that fails for another reason than its timeout (status
-        // > 128) means the terminal is gone: stop instead of spinning on EIO as an orphan
-        + "while :; do IFS= read -r -t 0.1 line && break; [ $? -gt 128 ] || exit 9; done; echo \"got:$line\"; exit 3";
+        // bash runs a trap only once a read returns, so it polls: "read -t 0" reads nothing and
+        // says whether a whole line is waiting (a timed read could time out halfway through the
+        // line and drop what it read); a read that fails then means the terminal is gone
+        + "while ! read -t 0; do sleep 0.05; done; IFS= read -r line || exit 9; echo \"got:$line\"; exit 3";
     try (Outer outer = new Outer(List.of("term", "run", "--events", events.toString(), "--capture",
         capture.toString(), "--", "bash", "-c", script), 111, 33)) {
       String shown = outer.await("ready");
