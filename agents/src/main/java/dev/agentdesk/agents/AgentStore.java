@@ -26,10 +26,12 @@ import java.util.Optional;
  */
 final class AgentStore implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final int VERSION = 1;
+  /** 2: {@code transcript_earlier}, the files a session left for a newer one (TranscriptLink#earlier). */
+  private static final int VERSION = 2;
   private static final String COLUMNS = "id, agent, name, repo, worktree, branch, base, base_commit, base_branch,"
       + " in_place, argv, extra_args, launch_id, terminal_id, transcript_provider, transcript_session_id,"
-      + " transcript_path, transcript_status, lifecycle, made_folders, created_at, last_activity_at, spawned_at";
+      + " transcript_path, transcript_status, lifecycle, made_folders, created_at, last_activity_at, spawned_at,"
+      + " transcript_earlier";
 
   private final Connection c;
 
@@ -61,6 +63,9 @@ final class AgentStore implements AutoCloseable {
               + " transcript_session_id TEXT, transcript_path TEXT, transcript_status TEXT NOT NULL,"
               + " lifecycle TEXT NOT NULL, made_folders TEXT NOT NULL, created_at TEXT NOT NULL,"
               + " last_activity_at TEXT NOT NULL, spawned_at TEXT NOT NULL)");
+        }
+        if (v < 2) {
+          s.execute("ALTER TABLE agent_sessions ADD COLUMN transcript_earlier TEXT");
           s.execute("PRAGMA user_version=" + VERSION);
         }
       }
@@ -71,7 +76,7 @@ final class AgentStore implements AutoCloseable {
   }
 
   synchronized void put(SessionRow r) {
-    String sql = "INSERT OR REPLACE INTO agent_sessions (" + COLUMNS + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    String sql = "INSERT OR REPLACE INTO agent_sessions (" + COLUMNS + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
     try (PreparedStatement p = c.prepareStatement(sql)) {
       int i = 1;
       p.setString(i++, r.id());
@@ -97,7 +102,9 @@ final class AgentStore implements AutoCloseable {
       p.setString(i++, json(r.madeFolders().stream().map(Path::toString).toList()));
       p.setString(i++, r.createdAt().toString());
       p.setString(i++, r.lastActivityAt().toString());
-      p.setString(i, r.spawnedAt().toString());
+      p.setString(i++, r.spawnedAt().toString());
+      p.setString(i, t == null || t.earlier().isEmpty() ? null : json(t.earlier().stream()
+          .flatMap(e -> java.util.stream.Stream.of(e.sessionId(), e.path().toString())).toList()));
       p.executeUpdate();
     } catch (SQLException e) {
       throw failure("store session " + r.id(), e);
@@ -142,7 +149,8 @@ final class AgentStore implements AutoCloseable {
   private static SessionRow row(ResultSet rs) throws SQLException {
     String tPath = rs.getString("transcript_path");
     TranscriptLink link = tPath == null ? null
-        : new TranscriptLink(rs.getString("transcript_provider"), rs.getString("transcript_session_id"), Path.of(tPath));
+        : new TranscriptLink(rs.getString("transcript_provider"), rs.getString("transcript_session_id"), Path.of(tPath),
+            parts(rs.getString("transcript_earlier")));
     return new SessionRow(rs.getString("id"), AgentType.named(rs.getString("agent")), rs.getString("name"),
         Path.of(rs.getString("repo")), Path.of(rs.getString("worktree")), rs.getString("branch"), rs.getString("base"),
         rs.getString("base_commit"), rs.getString("base_branch"), rs.getInt("in_place") != 0,
@@ -151,6 +159,19 @@ final class AgentStore implements AutoCloseable {
         Lifecycle.parse(rs.getString("lifecycle")), list(rs.getString("made_folders")).stream().map(Path::of).toList(),
         Instant.parse(rs.getString("created_at")), Instant.parse(rs.getString("last_activity_at")),
         Instant.parse(rs.getString("spawned_at")));
+  }
+
+  /** {@code transcript_earlier}: a flat JSON list, session id then path for each earlier file. */
+  private static List<TranscriptLink.Part> parts(String s) {
+    if (s == null) {
+      return List.of();
+    }
+    List<String> flat = list(s);
+    List<TranscriptLink.Part> out = new ArrayList<>();
+    for (int i = 0; i + 1 < flat.size(); i += 2) {
+      out.add(new TranscriptLink.Part(flat.get(i), Path.of(flat.get(i + 1))));
+    }
+    return out;
   }
 
   private static String json(List<String> l) {

@@ -133,7 +133,7 @@ final class AgentSupervisor implements AutoCloseable {
     Set<String> claimed = new HashSet<>();
     for (SessionRow r : store.all()) {
       if (r.transcript() != null) {
-        claimed.add(r.transcript().sessionId());
+        r.transcript().parts().forEach(p -> claimed.add(p.sessionId()));
       }
     }
     for (LiveAgent agent : live.values()) {

@@ -31,10 +31,12 @@ final class LiveAgent {
   Instant lastPersistedActivity;
   TokenUsage tokens;
   /**
-   * Usage of the transcripts this session left for a newer one (an agent that restarted itself),
-   * counted in the tokens the watch reports; the poller's, like {@code nextSuccessorCheckAtMs}.
+   * Usage of the transcripts this session left for a newer one (an agent that restarted itself: the
+   * link's earlier files), counted in the tokens the watch reports, and how many files it sums; the
+   * poller's, like {@code nextSuccessorCheckAtMs}.
    */
   TokenUsage earlierTokens = TokenUsage.ZERO;
+  int earlierCounted;
   long nextSuccessorCheckAtMs;
   long tokensFileSize = -1;
   long tokensCheckedAtMs;

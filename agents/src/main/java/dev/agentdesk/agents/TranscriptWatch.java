@@ -79,17 +79,16 @@ final class TranscriptWatch {
     }
     if (row.transcript() != null && newRow == null && nowMs >= live.nextSuccessorCheckAtMs) {
       // An agent that restarts itself (Gemini CLI after the trust dialog) goes on in a new file: follow it,
-      // keeping what the left file counted.
+      // keeping the left file in the link (its responses are the session's too: tokens and cost count it).
       live.nextSuccessorCheckAtMs = nowMs + SUCCESSOR_EVERY_MS;
       var next = locator.successor(row.agent(), row.launchId(), row.worktree(), row.spawnedAt(), claimed, row.transcript());
       if (next.isPresent()) {
         // Once per process: a restart to apply a trust is a one-off, and a later file in the same folder is
         // more likely another session's (two sessions in place).
         live.nextSuccessorCheckAtMs = Long.MAX_VALUE;
-        live.earlierTokens = live.earlierTokens.plus(usage(row.transcript()));
         live.tokensFileSize = -1;
         live.tokensCheckedAtMs = 0;
-        newRow = row.withTranscript(next.get(), TranscriptStatus.LINKED);
+        newRow = row.withTranscript(row.transcript().movedTo(next.get()), TranscriptStatus.LINKED);
         changed = true;
       }
     }
@@ -119,13 +118,24 @@ final class TranscriptWatch {
     }
   }
 
-  /** A left transcript's whole usage (its process ended or moved on); zero when unreadable. */
-  private static TokenUsage usage(TranscriptLink link) {
-    try {
-      return Transcripts.parse(Provider.parse(link.provider()), link.path()).detail().session().usage();
-    } catch (RuntimeException e) {
-      return TokenUsage.ZERO;
+  /**
+   * The whole usage of the files the session left ({@link TranscriptLink#earlier}), read once per move
+   * (they are no longer written to); zero for one that is unreadable.
+   */
+  private static TokenUsage earlierUsage(LiveAgent live, Provider provider, TranscriptLink link) {
+    if (live.earlierCounted != link.earlier().size()) {
+      TokenUsage sum = TokenUsage.ZERO;
+      for (TranscriptLink.Part p : link.earlier()) {
+        try {
+          sum = sum.plus(Transcripts.parse(provider, p.path()).detail().session().usage());
+        } catch (RuntimeException e) {
+          // gone or unreadable: it adds nothing
+        }
+      }
+      live.earlierTokens = sum;
+      live.earlierCounted = link.earlier().size();
     }
+    return live.earlierTokens;
   }
 
   /**
@@ -151,7 +161,8 @@ final class TranscriptWatch {
     live.tokensCheckedAtMs = nowMs;
     live.tokensFileSize = size;
     try {
-      return live.earlierTokens.plus(Transcripts.parse(provider, row.transcript().path()).detail().session().usage());
+      return earlierUsage(live, provider, row.transcript())
+          .plus(Transcripts.parse(provider, row.transcript().path()).detail().session().usage());
     } catch (RuntimeException e) {
       return null; // a file mid-rewrite; the next growth tries again
     }

@@ -49,6 +49,47 @@ class AgentStoreTest {
   }
 
   @Test
+  void theFilesASessionLeftForANewerOneAreKeptInOrder() {
+    Path db = tmp.resolve("agents.db");
+    TranscriptLink first = new TranscriptLink("gemini", "g-1", Path.of("/h/.gemini/tmp/p/chats/one.jsonl"));
+    TranscriptLink chain = first.movedTo(new TranscriptLink("gemini", "g-2", Path.of("/h/.gemini/tmp/p/chats/two.jsonl")))
+        .movedTo(new TranscriptLink("gemini", "g-3", Path.of("/h/.gemini/tmp/p/chats/three.jsonl")));
+    assertThat(chain.parts()).extracting(TranscriptLink.Part::sessionId).containsExactly("g-1", "g-2", "g-3");
+    SessionRow row = full("c3").withTranscript(chain, TranscriptStatus.LINKED);
+    try (AgentStore s = AgentStore.open(db)) {
+      s.put(row);
+    }
+    try (AgentStore s = AgentStore.open(db)) {
+      assertThat(s.get("c3")).contains(row);
+      assertThat(s.get("c3").orElseThrow().transcript().earlier()).containsExactly(
+          new TranscriptLink.Part("g-1", Path.of("/h/.gemini/tmp/p/chats/one.jsonl")),
+          new TranscriptLink.Part("g-2", Path.of("/h/.gemini/tmp/p/chats/two.jsonl")));
+    }
+  }
+
+  @Test
+  void aVersionOneDatabaseGainsTheEarlierFilesColumnAndKeepsItsRows() throws Exception {
+    Path db = tmp.resolve("v1.db");
+    try (var c = DriverManager.getConnection("jdbc:sqlite:" + db); var st = c.createStatement()) {
+      st.execute("CREATE TABLE agent_sessions (id TEXT PRIMARY KEY, agent TEXT NOT NULL,"
+          + " name TEXT NOT NULL, repo TEXT NOT NULL, worktree TEXT NOT NULL, branch TEXT, base TEXT NOT NULL,"
+          + " base_commit TEXT NOT NULL, base_branch TEXT, in_place INTEGER NOT NULL, argv TEXT NOT NULL,"
+          + " extra_args TEXT NOT NULL, launch_id TEXT, terminal_id TEXT, transcript_provider TEXT,"
+          + " transcript_session_id TEXT, transcript_path TEXT, transcript_status TEXT NOT NULL,"
+          + " lifecycle TEXT NOT NULL, made_folders TEXT NOT NULL, created_at TEXT NOT NULL,"
+          + " last_activity_at TEXT NOT NULL, spawned_at TEXT NOT NULL)");
+      st.execute("INSERT INTO agent_sessions VALUES ('v1', 'gemini', 'n', '/r', '/w', null, 'abc', 'abc', null, 0,"
+          + " '[\"gemini\"]', '[]', null, null, 'gemini', 'g-1', '/h/one.jsonl', 'linked', 'ended', '[]',"
+          + " '2026-12-01T09:00:00Z', '2026-12-01T09:00:00Z', '2026-12-01T09:00:00Z')");
+      st.execute("PRAGMA user_version=1");
+    }
+    try (AgentStore s = AgentStore.open(db)) {
+      assertThat(s.get("v1").orElseThrow().transcript())
+          .isEqualTo(new TranscriptLink("gemini", "g-1", Path.of("/h/one.jsonl")));
+    }
+  }
+
+  @Test
   void aDatabaseFromANewerAgentdeskIsRefused() throws Exception {
     Path db = tmp.resolve("agents.db");
     try (var c = DriverManager.getConnection("jdbc:sqlite:" + db); var st = c.createStatement()) {

@@ -112,6 +112,9 @@ class RealGeminiTest {
         && !x.transcript().sessionId().equals(firstId) && x.tokens() != null && x.tokens().output() == 40
         && x.status().phase() == Phase.IDLE);
     assertThat(relinked.tokens()).isEqualTo(new TokenUsage(1400, 40, 200, 0, 0));
+    // the left file stays in the link: its response is the session's too (tokens, cost)
+    assertThat(relinked.transcript().earlier()).extracting(TranscriptLink.Part::sessionId).containsExactly(firstId);
+    assertThat(relinked.transcript().earlier().get(0).path()).isEqualTo(first.transcript().path());
     assertThat(Files.readString(gemini.dir().resolve("trustedFolders.json"))).contains(relinked.worktree().toString());
 
     sessions.send(s.id(), "run it g-shell");
