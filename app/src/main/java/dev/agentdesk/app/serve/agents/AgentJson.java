@@ -20,7 +20,10 @@ public record AgentJson(String id, String agent, String name, String repo, Strin
     Transcript transcript, String transcript_status, long transcript_bytes_read, String lifecycle, Status status, Object state, Tokens tokens,
     Double cost_usd, Double agent_cost_usd, String created_at, String last_activity_at) {
 
-  public record Transcript(String provider, String session_id, String path) {}
+  /** {@code earlier}: the files the session went on from (an agent that restarted itself), oldest first; tokens and costs count them. */
+  public record Transcript(String provider, String session_id, String path, List<Part> earlier) {}
+
+  public record Part(String session_id, String path) {}
 
   public record Status(String phase, boolean awaiting_input, String question, Choice choice, String evidence,
       boolean cleared_by_transcript) {}
@@ -46,7 +49,8 @@ public record AgentJson(String id, String agent, String name, String repo, Strin
    */
   static AgentJson of(AgentSession s, Object terminalState, Double costUsd, Double agentCostUsd) {
     Transcript t = s.transcript() == null ? null
-        : new Transcript(s.transcript().provider(), s.transcript().sessionId(), s.transcript().path().toString());
+        : new Transcript(s.transcript().provider(), s.transcript().sessionId(), s.transcript().path().toString(),
+            s.transcript().earlier().stream().map(p -> new Part(p.sessionId(), p.path().toString())).toList());
     TokenUsage u = s.tokens();
     Tokens tokens = u == null ? null : new Tokens(u.input(), u.output(), u.cacheRead(), u.cacheCreation());
     return new AgentJson(s.id(), s.agent().cliName(), s.name(), s.repo().toString(), s.worktree().toString(),

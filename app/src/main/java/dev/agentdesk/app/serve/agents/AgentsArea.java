@@ -266,12 +266,13 @@ public final class AgentsArea implements ApiArea {
 
   /**
    * The history's costs of the session, else (not imported: {@code --no-import}, or not yet) the
-   * file's own: ours and the agent's. On {@link #costReader}.
+   * files' own: ours and the agent's, over every file of the link (a session that went on in a newer
+   * file costs what all of them do). On {@link #costReader}.
    */
   private void readCost(String agentId, TranscriptLink link) {
     try {
-      AgentCost known = costOfSession.apply(link.sessionId());
-      AgentCost fresh = known != null && known.usd() != null ? known : transcriptCost.of(link);
+      AgentCost known = historyCost(link);
+      AgentCost fresh = known != null ? known : transcriptCost.of(link);
       Cost old = costs.put(link.sessionId(), new Cost(fresh, System.currentTimeMillis()));
       if (old == null ? !fresh.equals(AgentCost.NONE) : !old.costs().equals(fresh)) {
         events.publish(new ServerEvent.AgentChanged(json(agents.get(agentId))));
@@ -281,6 +282,27 @@ public final class AgentsArea implements ApiArea {
     } finally {
       costsReading.remove(link.sessionId());
     }
+  }
+
+  /** The history's costs summed over the link's files, or null unless it has priced every one of them. */
+  private AgentCost historyCost(TranscriptLink link) {
+    if (link.earlier().isEmpty()) {
+      AgentCost c = costOfSession.apply(link.sessionId());
+      return c == null || c.usd() == null ? null : c;
+    }
+    double usd = 0;
+    Double agentUsd = null;
+    for (TranscriptLink.Part part : link.parts()) {
+      AgentCost c = costOfSession.apply(part.sessionId());
+      if (c == null || c.usd() == null) {
+        return null;
+      }
+      usd += c.usd();
+      if (c.agentUsd() != null) {
+        agentUsd = (agentUsd == null ? 0 : agentUsd) + c.agentUsd();
+      }
+    }
+    return new AgentCost(Math.round(usd * 1e6) / 1e6, agentUsd == null ? null : Math.round(agentUsd * 1e6) / 1e6);
   }
 
   /** Runs an agents call, turning its typed errors into the API's. */

@@ -23,6 +23,7 @@ import java.util.function.Supplier;
  * the rates of its day, with the same price table as the history; a response with tokens whose
  * model has no price makes the answer null, never a silent $0. Beside it stands what the agent
  * itself recorded the session cost, where it writes that into the file (Claude Code's exit record, OpenCode's price of each message: the session's recorded cost).
+ * A session that went on in a newer file (an agent that restarted itself) costs what all its files do.
  */
 final class TranscriptCost {
 
@@ -35,24 +36,55 @@ final class TranscriptCost {
   }
 
   /**
-   * The file's costs: ours null when it has no responses or an unpriced model, the agent's null when
-   * it records none; both null for an unreadable file.
+   * The costs of the link's files (every one, for a session that went on in a newer file:
+   * {@link TranscriptLink#parts}): ours null when none has responses or one has an unpriced model,
+   * the agent's null when none records one; both null when no file is readable.
    */
   AgentCost of(TranscriptLink link) {
-    if (link == null || link.path() == null || !Files.isRegularFile(wholeFile(link.path()))) {
+    if (link == null || link.path() == null) {
       return AgentCost.NONE;
     }
-    Transcripts.FreshParse parse;
+    Provider provider;
     try {
-      parse = Transcripts.parse(Provider.parse(link.provider()), link.path());
-    } catch (TranscriptException | IllegalArgumentException e) {
+      provider = Provider.parse(link.provider());
+    } catch (IllegalArgumentException e) {
       return AgentCost.NONE;
     }
-    RecordedCost recorded = parse.detail().session().recordedCost();
-    return new AgentCost(usd(parse), recorded == null ? null : Math.round(recorded.totalUsd() * 1e6) / 1e6);
+    boolean read = false;
+    boolean responses = false;
+    boolean unpriced = false;
+    double usd = 0;
+    Double recorded = null;
+    for (TranscriptLink.Part part : link.parts()) {
+      if (!Files.isRegularFile(wholeFile(part.path()))) {
+        continue;
+      }
+      Transcripts.FreshParse parse;
+      try {
+        parse = Transcripts.parse(provider, part.path());
+      } catch (TranscriptException | IllegalArgumentException e) {
+        continue;
+      }
+      read = true;
+      Priced p = usd(parse);
+      responses |= p.responses();
+      unpriced |= p.unpriced();
+      usd += p.usd();
+      RecordedCost r = parse.detail().session().recordedCost();
+      if (r != null) {
+        recorded = (recorded == null ? 0 : recorded) + r.totalUsd();
+      }
+    }
+    if (!read) {
+      return AgentCost.NONE;
+    }
+    return new AgentCost(!responses || unpriced ? null : round(usd), recorded == null ? null : round(recorded));
   }
 
-  private Double usd(Transcripts.FreshParse parse) {
+  /** One file's price: whether it has responses, whether one has a model without a price, and the sum of the rest. */
+  private record Priced(boolean responses, boolean unpriced, double usd) {}
+
+  private Priced usd(Transcripts.FreshParse parse) {
     Map<String, MessageRecord> responses = new HashMap<>();
     for (TranscriptRecord r : parse.records()) {
       if (r instanceof MessageRecord m && m.usage() != null && !m.usage().isZero()) {
@@ -61,7 +93,7 @@ final class TranscriptCost {
       }
     }
     if (responses.isEmpty()) {
-      return null;
+      return new Priced(false, false, 0);
     }
     PriceTable table = prices;
     if (table == null) {
@@ -71,12 +103,16 @@ final class TranscriptCost {
     for (MessageRecord m : responses.values()) {
       Optional<ModelPrice> price = m.model() == null ? Optional.empty() : table.find(m.model());
       if (price.isEmpty()) {
-        return null;
+        return new Priced(true, true, 0);
       }
       String day = m.timestamp() != null && m.timestamp().length() >= 10 ? m.timestamp().substring(0, 10) : "";
       TokenUsage u = m.usage();
       usd += price.get().at(day).usd(u);
     }
+    return new Priced(true, false, usd);
+  }
+
+  private static double round(double usd) {
     return Math.round(usd * 1e6) / 1e6;
   }
 

@@ -38,6 +38,52 @@ class RealGeminiServeTest {
       + " switch to another /auth method";
 
   @Test
+  void afterTheTrustRestartTheCostAndTheTokensCountBothChatFilesExactly(@TempDir Path dir) throws Exception {
+    Path repo = AgentsApiTest.gitRepo(dir.resolve("repo"));
+    // no folder trusted: the trust dialog comes up, and answering it restarts Gemini into a new chat file
+    GeminiCliHome gemini = new GeminiCliHome(dir.resolve("home"));
+    Reply.Usage usage = new Reply.Usage(1300, 70, 0, 2500);
+    try (ModelServer model = ModelServer.start()) {
+      model.add(Script.of("g-restart", Reply.text("Priced twice.").withUsage(usage)));
+      Map<String, String> env = new HashMap<>(System.getenv());
+      env.remove("XDG_DATA_HOME");
+      env.remove("GEMINI_CLI_HOME");
+      env.putAll(gemini.env(model.baseUrl()));
+      try (TestServer s = TestServer.withAgentsNoImport(dir, env,
+          new ServeConfig.Notifications(List.of(), null, null, false))) {
+        TestServer.Response started = s.post("/api/agents", Json.MAPPER.writeValueAsString(Map.of("agent", "gemini",
+            "repo", repo.toString(), "worktree", "restart", "prompt", "price it g-restart")));
+        assertThat(started.status()).as(started.body()).isEqualTo(201);
+        String id = started.json().path("id").asText();
+
+        // 0.61 sends the prompt behind the dialog: the first process's answer is in the first chat file
+        JsonNode asked = AgentsApiTest.await(s, id, j -> j.path("status").path("choice").path("title").asText()
+            .equals("Do you trust the files in this folder?") && j.path("tokens").path("output").asLong() == 70, 30);
+        String firstId = asked.path("transcript").path("session_id").asText();
+        assertThat(s.post("/api/agents/" + id + "/input", "{\"answer\":1}").status()).isEqualTo(204);
+
+        // the restarted process asks again into a new file; each chat file holds one of the two responses
+        TokenUsage one = new TokenUsage(1300, 70, 2500, 0, 0);
+        double each = PriceTable.bundled().find(GeminiCliHome.MODEL).orElseThrow()
+            .at(LocalDate.now(ZoneOffset.UTC).toString()).usd(one);
+        double both = Math.round((each + each) * 1e6) / 1e6;
+        JsonNode done = AgentsApiTest.await(s, id, j -> !j.path("transcript").path("session_id").asText().equals(firstId)
+            && j.path("tokens").path("output").asLong() == 140 && j.path("cost_usd").asDouble() == both
+            && j.path("status").path("phase").asText().equals("idle"), 30);
+        assertThat(model.requestsFor("g-restart")).hasSize(2);
+        assertThat(done.path("tokens").path("input").asLong()).isEqualTo(2600);
+        assertThat(done.path("tokens").path("cache_read").asLong()).isEqualTo(5000);
+        assertThat(done.path("transcript").path("earlier")).hasSize(1);
+        assertThat(done.path("transcript").path("earlier").path(0).path("session_id").asText()).isEqualTo(firstId);
+        // the price of both responses, not only of the linked file's one
+        assertThat(both).isGreaterThan(Math.round(each * 1e6) / 1e6);
+
+        assertThat(s.post("/api/agents/" + id + "/stop", "{}").json().path("lifecycle").asText()).isEqualTo("ended");
+      }
+    }
+  }
+
+  @Test
   void withoutTheImportTheCostIsTheChatFilesAndAHardLimitIsStateAndOneWholeNotification(@TempDir Path dir)
       throws Exception {
     Path repo = AgentsApiTest.gitRepo(dir.resolve("repo"));

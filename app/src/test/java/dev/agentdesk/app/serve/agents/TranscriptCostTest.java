@@ -48,6 +48,21 @@ class TranscriptCostTest {
   }
 
   @Test
+  void aSessionThatWentOnInANewerFileCostsWhatEveryOneOfItsFilesDoes() throws Exception {
+    var p = PriceTable.bundled().find("claude-opus-5-5").orElseThrow().at("2026-12-01");
+    Path one = tmp.resolve("one.jsonl");
+    Path two = tmp.resolve("two.jsonl");
+    Files.writeString(one, USER + assistant("a1", "msg_1", "claude-opus-5-5", 1200, 34, 500, 66));
+    Files.writeString(two, USER + assistant("a2", "msg_2", "claude-opus-5-5", 300, 12, 0, 900));
+    TranscriptLink link = new TranscriptLink("claude", "s2", two, java.util.List.of(new TranscriptLink.Part("s1", one)));
+    double expected = p.usd(new TokenUsage(1200, 34, 66, 500, 0)) + p.usd(new TokenUsage(300, 12, 900, 0, 0));
+    assertThat(new TranscriptCost(PriceTable::bundled).of(link).usd()).isEqualTo(Math.round(expected * 1e6) / 1e6);
+    // an earlier file with an unpriced model makes the whole unknown
+    Files.writeString(one, USER + assistant("a1", "msg_1", "no-such-model-7", 10, 5, 0, 0));
+    assertThat(new TranscriptCost(PriceTable::bundled).of(link).usd()).isNull();
+  }
+
+  @Test
   void aModelWithoutAPriceOrNoResponseAtAllIsUnknownNotZero() throws Exception {
     assertThat(cost(USER + assistant("a1", "msg_1", "no-such-model-7", 10, 5, 0, 0))).isNull();
     assertThat(cost(USER)).isNull();
