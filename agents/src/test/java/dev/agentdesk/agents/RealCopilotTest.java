@@ -155,6 +155,38 @@ class RealCopilotTest {
     Standins.await("every process in the worktree ended", WAIT, () -> processesIn(s.worktree()).isEmpty());
   }
 
+  @Test
+  void resumeRunsTheSameSessionAgainAndTheLinkAndTokensGoOn() throws Exception {
+    model.add(Script.of("m-before", Reply.text("Before the stop.").withUsage(new Reply.Usage(400, 9, 0, 100))));
+    model.add(Script.of("m-after", Reply.text("After the resume.").withUsage(new Reply.Usage(600, 6, 0, 300))));
+    AgentSession s = sessions.start(AgentSpec.of(AgentType.COPILOT, trusted.top).withWorktree("resume")
+        .withPrompt("first m-before"));
+    TokenUsage first = new TokenUsage(400, 9, 100, 0, 0);
+    AgentSession linked = await(s.id(), "the first turn, linked and counted", x -> x.transcript() != null
+        && first.equals(x.tokens()) && screen(x.id()).contains("Before the stop.") && x.status().phase() == Phase.IDLE);
+    AgentSession stopped = sessions.stop(s.id());
+    assertThat(stopped.lifecycle()).isEqualTo(Lifecycle.ENDED);
+    Standins.await("every process in the worktree ended", WAIT, () -> processesIn(s.worktree()).isEmpty());
+
+    AgentSession resumed = sessions.resume(s.id());
+    // --resume takes an optional value (alone it opens a picker); 1.0.102 takes the id as the next token
+    assertThat(resumed.argv()).containsSubsequence("--resume", linked.transcript().sessionId())
+        .doesNotContain("--interactive");
+    await(s.id(), "the redrawn past", x -> screen(x.id()).contains("Before the stop.") && x.status().phase() == Phase.IDLE);
+    sessions.send(s.id(), "then m-after");
+
+    // the same session goes on: the resumed request carries the earlier conversation
+    ModelRequest after = awaitRequest(s.id(), "m-after", 0);
+    assertThat(after.body()).contains("first m-before").contains("Before the stop.");
+    TokenUsage both = new TokenUsage(400 + 600, 9 + 6, 100 + 300, 0, 0);
+    AgentSession more = await(s.id(), "the resumed turn, in the same file, counted", x -> both.equals(x.tokens())
+        && screen(x.id()).contains("After the resume.") && x.status().phase() == Phase.IDLE);
+    assertThat(more.transcript()).isEqualTo(linked.transcript());
+    assertThat(Files.readString(more.transcript().path())).contains("After the resume.");
+    sessions.stop(s.id());
+    Standins.await("every process in the worktree ended", WAIT, () -> processesIn(s.worktree()).isEmpty());
+  }
+
   // ---- helpers ----
 
   /** The live processes whose working folder is in {@code folder} (Linux: {@code /proc/<pid>/cwd}), with their commands. */
