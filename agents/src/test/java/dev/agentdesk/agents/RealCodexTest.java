@@ -3,6 +3,7 @@ package dev.agentdesk.agents;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentdesk.agents.AgentStatus.Phase;
+import dev.agentdesk.terminal.parser.ErrorKind;
 import dev.agentdesk.terminal.parser.ParsedEvent;
 import dev.agentdesk.terminal.session.PendingChoice;
 import dev.agentdesk.terminal.session.PtySession;
@@ -37,7 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RealCodexTest {
   /** Worktrees trusted up front in Codex's configuration; "first" is not, so it shows the trust screen. */
-  static final List<String> WORKTREES = List.of("hello", "shell", "errors", "stop");
+  static final List<String> WORKTREES = List.of("hello", "shell", "errors", "retry", "stop");
   static final Duration WAIT = Duration.ofSeconds(30);
 
   @TempDir static Path tmp;
@@ -180,9 +181,44 @@ class RealCodexTest {
 
     sessions.send(s.id(), "and c-fine");
     await(s.id(), "a good turn after", x -> screen(x.id()).contains("Fine again.") && x.status().phase() == Phase.IDLE);
-    assertThat(reported).as("each error reported once, not again as the screen redraws").hasSize(2);
-    assertThat(reported.get(0)).isInstanceOf(ParsedEvent.ApiError.class);
-    assertThat(reported.get(1)).isInstanceOf(ParsedEvent.RateLimit.class);
+    assertThat(reported).as("each error reported once, not again as the screen redraws").hasSize(3);
+    // the 500's one reconnect, then the end of its turn, then the 429
+    assertThat(reported.get(0)).isEqualTo(new ParsedEvent.ApiError("codex-api-retry", RECONNECT, ErrorKind.SERVER));
+    assertThat(reported.get(1)).isInstanceOf(ParsedEvent.ApiError.class)
+        .extracting(e -> ((ParsedEvent.ApiError) e).patternName()).isEqualTo("codex-api-error");
+    assertThat(reported.get(2)).isInstanceOf(ParsedEvent.RateLimit.class);
+  }
+
+  /** Codex's reconnect after a 500 (CodexHome allows one), as its two rows say it, in one line. */
+  static final String RECONNECT =
+      "Reconnecting... 1/1: We\u2019re currently experiencing high demand, which may cause temporary errors.";
+
+  @Test
+  void aRetriedFailureIsReportedAsARetryWithItsTextAndTheTurnGoesOn() throws Exception {
+    model.add(Script.ofSteps("c-reconnect", Step.retried(new Reply.Failure(500, "server_error", "Internal server error",
+        Map.of()), 1, Reply.text("Recovered after a reconnect."))));
+    AgentSession s = sessions.start(AgentSpec.of(AgentType.CODEX, repo.top).withWorktree("retry")
+        .withPrompt("go c-reconnect"));
+    List<ParsedEvent> reported = new CopyOnWriteArrayList<>();
+    sessions.terminal(s.id()).orElseThrow().addListener(new SessionListener() {
+      @Override
+      public void onEvent(SessionEvent e) {
+        if (e instanceof SessionEvent.Parsed p && (p.event() instanceof ParsedEvent.RateLimit
+            || p.event() instanceof ParsedEvent.ApiError)) {
+          reported.add(p.event());
+        }
+      }
+    });
+
+    AgentSession done = await(s.id(), "the answer after the reconnect", x -> screen(x.id())
+        .contains("Recovered after a reconnect.") && x.status().phase() == Phase.IDLE);
+    assertThat(model.requests().stream().filter(r -> "c-reconnect".equals(r.script()))).hasSize(2);
+    // the retry, once, with its whole text; it was the last API error, and no limit or end-of-turn error followed
+    assertThat(reported).containsExactly(new ParsedEvent.ApiError("codex-api-retry", RECONNECT, ErrorKind.SERVER));
+    assertThat(done.terminal().lastApiError()).isEqualTo(RECONNECT);
+    assertThat(done.terminal().lastApiErrorKind()).isEqualTo("server");
+    assertThat(done.terminal().rateLimitText()).isNull();
+    sessions.stop(s.id());
   }
 
   @Test

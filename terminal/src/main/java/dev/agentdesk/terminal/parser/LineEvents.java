@@ -45,6 +45,16 @@ final class LineEvents {
     past = true;
   }
 
+  /**
+   * Codex's retry ({@link RetryRules#codexRetry}: "Reconnecting... 1/5: <why>"), once per attempt in a
+   * turn however often its rows are redrawn; never from a redrawn past.
+   */
+  void codexRetry(String retry, List<ParsedEvent> out) {
+    if (!past && seenThisTurn.add("codex-retry\u0000" + retry)) {
+      out.add(RetryRules.matchCodex(retry));
+    }
+  }
+
   /** When a status line was last seen (on any content row). */
   long lastStatusAt() {
     return lastStatusAt;

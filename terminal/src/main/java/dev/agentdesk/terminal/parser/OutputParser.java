@@ -252,6 +252,12 @@ public final class OutputParser {
         return;
       }
       lines.anyRow(text, out);
+      if (agent == Agent.CODEX) {
+        String retry = codexRetry(screen, start, end, text);
+        if (retry != null) {
+          lines.codexRetry(retry, out);
+        }
+      }
       // Claude's messages wrap with a hanging indent: errors and limits are read whole, from their head row.
       String message = text;
       if (agent == Agent.CLAUDE || agent == Agent.COPILOT || agent == Agent.GEMINI) {
@@ -274,6 +280,26 @@ public final class OutputParser {
         }
       }
     }
+  }
+
+  /**
+   * Codex's retry ({@link RetryRules#codexRetry}) when this line is its status row or the detail row
+   * under it: the two may be drawn in different chunks, and the detail row stays as the count moves on.
+   */
+  private static String codexRetry(ScreenView screen, int start, int end, String text) {
+    int first;
+    if (RetryRules.isCodexReconnect(text)) {
+      first = start;
+    } else if (start > 0 && text.stripLeading().startsWith("└")) {
+      first = LogicalLines.start(screen, start - 1);
+    } else {
+      return null;
+    }
+    List<String> rows = new ArrayList<>();
+    for (int r = first; r < end && rows.size() < 6; r = LogicalLines.endRow(screen, r, end) + 1) {
+      rows.add(LogicalLines.text(screen, r, end));
+    }
+    return RetryRules.codexRetry(rows);
   }
 
   private void finishScreen(ScreenView screen, List<RowChange> changed, int end, List<ParsedEvent> out) {

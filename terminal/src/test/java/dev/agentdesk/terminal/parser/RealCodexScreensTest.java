@@ -88,12 +88,48 @@ class RealCodexScreensTest {
   }
 
   @Test
-  void aRetryIsAStatusLineNotYetAnError() throws IOException {
+  void aRetryIsAStatusLineAndARetryEventWithItsAttemptAndItsCauseNotTheEndOfTheTurn() throws IOException {
     assertThat(events("retry500", ParsedEvent.StatusLine.class)).extracting(ParsedEvent.StatusLine::taskName)
         .containsExactly("Reconnecting... 1/5");
-    // the same words as the end of the turn, on the "└" row under "Reconnecting…": not the end yet
-    assertThat(events("retry500", ParsedEvent.ApiError.class)).isEmpty();
+    // the same words as the end of the turn, on the "└" row under "Reconnecting…": a retry, not the end yet
+    assertThat(events("retry500", ParsedEvent.ApiError.class)).containsExactly(new ParsedEvent.ApiError("codex-api-retry",
+        "Reconnecting... 1/5: We\u2019re currently experiencing high demand, which may cause temporary errors.",
+        ErrorKind.SERVER));
     assertThat(events("retry500", ParsedEvent.RateLimit.class)).isEmpty();
+  }
+
+  @Test
+  void eachAttemptIsReportedOnceWhicheverOfItsTwoRowsIsDrawnFirst() {
+    ManualClock clock = new ManualClock(0);
+    OutputParser parser = new OutputParser(Agent.CODEX, clock);
+    List<String> prompt = List.of("  >_ OpenAI Codex (v0.169.0)", "", "\u203a now x-500", "");
+    String why = "  \u2514 We\u2019re currently experiencing high demand, which may cause temporary errors.";
+    List<String> composer = List.of("", "\u203a Ask Codex to do anything", "", "  gpt-scripted default \u00b7 /tmp/demo/proj");
+    List<String> got = new ArrayList<>();
+    int frame = 0;
+    // the status row alone first (no cause yet), then its cause, then the count and the clock move on
+    for (List<String> middle : List.of(
+        List.of("\u2022 Reconnecting... 1/5 (0s \u2022 esc to interrupt)", ""),
+        List.of("\u2022 Reconnecting... 1/5 (0s \u2022 esc to interrupt)", why),
+        List.of("\u25e6 Reconnecting... 1/5 (1s \u2022 esc to interrupt)", why),
+        List.of("\u2022 Reconnecting... 2/5 (1s \u2022 esc to interrupt)", why),
+        List.of("\u2022 Recovered after a reconnect.", "  Worked for <1s"))) {
+      List<String> rows = new ArrayList<>(prompt);
+      rows.addAll(middle);
+      rows.addAll(composer);
+      ScreenView s = ScreenView.ofLines(rows);
+      clock.advanceBy(500);
+      frame++;
+      for (ParsedEvent e : parser.onScreen(s, allRows(s))) {
+        if (e instanceof ParsedEvent.ApiError a) {
+          got.add(frame + ": " + a.matchedText());
+        }
+      }
+    }
+    // the first attempt as soon as its cause is drawn under the (unchanged) status row
+    assertThat(got).containsExactly(
+        "2: Reconnecting... 1/5: We\u2019re currently experiencing high demand, which may cause temporary errors.",
+        "4: Reconnecting... 2/5: We\u2019re currently experiencing high demand, which may cause temporary errors.");
   }
 
   @Test

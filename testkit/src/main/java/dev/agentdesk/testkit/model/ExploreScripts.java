@@ -31,6 +31,9 @@ final class ExploreScripts {
         Script.ofSteps("x-429r", Step.of(new Reply.Failure(429, "rate_limit_error",
             "Rate limit reached for requests", Map.of("retry-after", "1")))),
         Script.ofSteps("x-500r", Step.of(new Reply.Failure(500, "api_error", "Internal server error", Map.of()))),
+        // A 500 that one retry gets past (Codex's "Reconnecting... 1/n" screen, then the answer).
+        Script.ofSteps("x-reconnect", Step.retried(new Reply.Failure(500, "server_error", "Internal server error", Map.of()),
+            1, Reply.text("Recovered after a reconnect."))),
         Script.ofSteps("x-529", Step.of(new Reply.Failure(529, "overloaded_error", "Overloaded",
             Map.of("x-should-retry", "false")))),
         Script.ofSteps("x-500", Step.of(new Reply.Failure(500, "api_error", "Internal server error",
