@@ -271,7 +271,7 @@ public final class AgentsArea implements ApiArea {
    */
   private void readCost(String agentId, TranscriptLink link) {
     try {
-      AgentCost known = historyCost(link);
+      AgentCost known = historyCost(link, costOfSession);
       AgentCost fresh = known != null ? known : transcriptCost.of(link);
       Cost old = costs.put(link.sessionId(), new Cost(fresh, System.currentTimeMillis()));
       if (old == null ? !fresh.equals(AgentCost.NONE) : !old.costs().equals(fresh)) {
@@ -285,7 +285,7 @@ public final class AgentsArea implements ApiArea {
   }
 
   /** The history's costs summed over the link's files, or null unless it has priced every one of them. */
-  private AgentCost historyCost(TranscriptLink link) {
+  static AgentCost historyCost(TranscriptLink link, Function<String, AgentCost> costOfSession) {
     if (link.earlier().isEmpty()) {
       AgentCost c = costOfSession.apply(link.sessionId());
       return c == null || c.usd() == null ? null : c;

@@ -63,6 +63,22 @@ class TranscriptCostTest {
   }
 
   @Test
+  void theHistorysCostOfASessionThatWentOnInANewerFileIsTheSumOfItsFilesOnceAllArePriced() {
+    TranscriptLink one = new TranscriptLink("gemini", "g-2", tmp.resolve("two.jsonl"));
+    TranscriptLink chain = new TranscriptLink("gemini", "g-2", tmp.resolve("two.jsonl"),
+        java.util.List.of(new TranscriptLink.Part("g-1", tmp.resolve("one.jsonl"))));
+    java.util.Map<String, AgentCost> history = new java.util.HashMap<>(java.util.Map.of(
+        "g-1", new AgentCost(0.001234, null), "g-2", new AgentCost(0.002, 0.5)));
+    assertThat(AgentsArea.historyCost(one, history::get)).isEqualTo(new AgentCost(0.002, 0.5));
+    assertThat(AgentsArea.historyCost(chain, history::get)).isEqualTo(new AgentCost(0.003234, 0.5));
+    // the first file not imported (or not priced) yet: the history does not know the session's cost
+    history.put("g-1", new AgentCost(null, null));
+    assertThat(AgentsArea.historyCost(chain, history::get)).isNull();
+    history.remove("g-1");
+    assertThat(AgentsArea.historyCost(chain, history::get)).isNull();
+  }
+
+  @Test
   void aModelWithoutAPriceOrNoResponseAtAllIsUnknownNotZero() throws Exception {
     assertThat(cost(USER + assistant("a1", "msg_1", "no-such-model-7", 10, 5, 0, 0))).isNull();
     assertThat(cost(USER)).isNull();
