@@ -79,8 +79,22 @@ class RealGeminiServeTest {
         assertThat(both).isGreaterThan(Math.round(each * 1e6) / 1e6);
 
         assertThat(s.post("/api/agents/" + id + "/stop", "{}").json().path("lifecycle").asText()).isEqualTo("ended");
+        // neither the launcher nor the process it relaunched is left
+        assertThat(processesIn(Path.of(done.path("worktree").asText()))).isEmpty();
       }
     }
+  }
+
+  /** The live processes whose working folder is {@code dir} (Linux: {@code /proc/<pid>/cwd}). */
+  static List<Long> processesIn(Path dir) throws java.io.IOException {
+    Path real = dir.toRealPath();
+    return ProcessHandle.allProcesses().filter(ProcessHandle::isAlive).filter(p -> {
+      try {
+        return java.nio.file.Files.readSymbolicLink(Path.of("/proc", Long.toString(p.pid()), "cwd")).equals(real);
+      } catch (java.io.IOException | RuntimeException e) {
+        return false; // gone, or not ours to read
+      }
+    }).map(ProcessHandle::pid).toList();
   }
 
   @Test
