@@ -19,8 +19,11 @@ import picocli.CommandLine;
 final class CliInstalls {
   private CliInstalls() {}
 
-  /** {@code mcp install --client CLIENT --command AGENTDESK MORE…}; fails unless it exits 0. */
-  static String install(String client, Map<String, String> env, Path agentdesk, String... more) {
+  /** What an in-process {@code mcp install} printed and its exit status. */
+  record Outcome(int exit, String out, String err) {}
+
+  /** {@code mcp install ARGS…} on {@code env}; a UserError is exit 2 with its message, as the launcher's handler does. */
+  static Outcome execute(Map<String, String> env, List<String> args) {
     McpInstallCommand cmd = new McpInstallCommand();
     cmd.env = env;
     CommandLine cl = new CommandLine(cmd);
@@ -28,11 +31,21 @@ final class CliInstalls {
     StringWriter err = new StringWriter();
     cl.setOut(new PrintWriter(out));
     cl.setErr(new PrintWriter(err));
+    cl.setExecutionExceptionHandler((ex, c, p) -> {
+      err.write(ex.getMessage());
+      return ex instanceof dev.agentdesk.app.cli.UserError ? 2 : 1;
+    });
+    int exit = cl.execute(args.toArray(String[]::new));
+    return new Outcome(exit, out.toString(), err.toString());
+  }
+
+  /** {@code mcp install --client CLIENT --command AGENTDESK MORE…}; fails unless it exits 0. */
+  static String install(String client, Map<String, String> env, Path agentdesk, String... more) {
     List<String> args = new ArrayList<>(List.of("--client", client, "--command", agentdesk.toString()));
     args.addAll(List.of(more));
-    int exit = cl.execute(args.toArray(String[]::new));
-    assertThat(exit).as(err.toString()).isZero();
-    return out.toString();
+    Outcome o = execute(env, args);
+    assertThat(o.exit()).as(o.err()).isZero();
+    return o.out();
   }
 
   record Run(int exit, String out) {}

@@ -42,21 +42,10 @@ class McpInstallCommandTest {
   record Run(int exit, String out, String err) {}
 
   Run install(String... args) {
-    McpInstallCommand cmd = new McpInstallCommand();
-    cmd.env = env;
-    CommandLine cl = new CommandLine(cmd);
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    cl.setOut(new PrintWriter(out));
-    cl.setErr(new PrintWriter(err));
-    // As the launcher's handler does: a UserError is exit 2 with its message.
-    cl.setExecutionExceptionHandler((ex, c, p) -> {
-      err.write(ex.getMessage());
-      return ex instanceof dev.agentdesk.app.cli.UserError ? 2 : 1;
-    });
     List<String> all = new ArrayList<>(List.of("--command", agentdesk.toString()));
     all.addAll(List.of(args));
-    return new Run(cl.execute(all.toArray(String[]::new)), out.toString(), err.toString());
+    CliInstalls.Outcome o = CliInstalls.execute(env, all);
+    return new Run(o.exit(), o.out(), o.err());
   }
 
   /** The configuration file each client reads, under the temp HOME. */
