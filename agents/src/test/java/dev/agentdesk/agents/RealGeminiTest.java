@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 class RealGeminiTest {
   /** Worktrees trusted up front in Gemini's trustedFolders.json ("trust" is not: its test answers the dialog). */
   static final List<String> TRUSTED = List.of("hello", "errors", "resume");
-  static final Duration WAIT = Duration.ofSeconds(30);
+  static final Duration WAIT = RealAgentWaits.WAIT;
 
   @TempDir static Path tmp;
   static ModelServer model;
@@ -224,34 +224,20 @@ class RealGeminiTest {
   }
 
   static String screen(String id) {
-    return sessions.terminal(id).map(t -> String.join("\n", t.screen().lines())).orElse("(not running)");
+    return RealAgentWaits.screen(sessions, id);
   }
 
+  /** The first request of step {@code step} of script {@code marker}, failing with the agent's screen. */
   static ModelRequest awaitRequest(String id, String marker, int step) throws InterruptedException {
-    return awaitRequest(id, marker, step, 1);
+    return RealAgentWaits.awaitRequest(model, sessions, id, marker, step, 1);
   }
 
   /** The {@code nth} request of step {@code step} of script {@code marker}, failing with the agent's screen. */
   static ModelRequest awaitRequest(String id, String marker, int step, int nth) throws InterruptedException {
-    try {
-      model.await(marker + " step " + step + " #" + nth, r -> model.requestsFor(marker).stream()
-          .filter(q -> q.step() == step).count() >= nth, WAIT);
-      return model.requestsFor(marker).stream().filter(q -> q.step() == step).skip(nth - 1).findFirst().orElseThrow();
-    } catch (java.util.concurrent.TimeoutException e) {
-      throw new AssertionError(e.getMessage() + "\nscreen:\n" + screen(id) + "\nrequests: " + model.requests().stream()
-          .map(r -> r.method() + " " + r.path() + " tools=" + r.tools().size() + " script=" + r.script() + " step="
-              + r.step()).toList());
-    }
+    return RealAgentWaits.awaitRequest(model, sessions, id, marker, step, nth);
   }
 
   static AgentSession await(String id, String what, Predicate<AgentSession> p) throws InterruptedException {
-    AgentSession[] last = new AgentSession[1];
-    try {
-      Standins.await(what, WAIT, () -> p.test(last[0] = sessions.get(id)));
-    } catch (AssertionError e) {
-      throw new AssertionError(e.getMessage() + "; last: " + last[0] + "\nscreen:\n" + screen(id)
-          + "\nrequests: " + model.requests().size(), e);
-    }
-    return last[0];
+    return RealAgentWaits.await(model, sessions, id, what, p);
   }
 }

@@ -37,7 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * own worktree and its own marker in the prompt.
  */
 class RealOpenCodeTest {
-  static final Duration WAIT = Duration.ofSeconds(30);
+  static final Duration WAIT = RealAgentWaits.WAIT;
 
   @TempDir static Path tmp;
   static ModelServer model;
@@ -202,16 +202,12 @@ class RealOpenCodeTest {
   // ---- helpers ----
 
   static String screen(String id) {
-    return sessions.terminal(id).map(t -> String.join("\n", t.screen().lines())).orElse("(not running)");
+    return RealAgentWaits.screen(sessions, id);
   }
 
+  /** The first request of step {@code step} of script {@code marker}, failing with the agent's screen. */
   static ModelRequest awaitRequest(String id, String marker, int step) throws InterruptedException {
-    try {
-      return model.await(marker + " step " + step, r -> marker.equals(r.script()) && r.step() == step, WAIT);
-    } catch (java.util.concurrent.TimeoutException e) {
-      throw new AssertionError(e.getMessage() + "\nscreen:\n" + screen(id) + "\nrequests: " + model.requests().stream()
-          .map(r -> r.method() + " " + r.path() + " tools=" + r.tools().size() + " script=" + r.script()).toList());
-    }
+    return RealAgentWaits.awaitRequest(model, sessions, id, marker, step, 1);
   }
 
   static void awaitRequests(String marker, int count) throws InterruptedException {
@@ -219,12 +215,6 @@ class RealOpenCodeTest {
   }
 
   static AgentSession await(String id, String what, Predicate<AgentSession> p) throws InterruptedException {
-    AgentSession[] last = new AgentSession[1];
-    try {
-      Standins.await(what, WAIT, () -> p.test(last[0] = sessions.get(id)));
-    } catch (AssertionError e) {
-      throw new AssertionError(e.getMessage() + "; last: " + last[0] + "\nscreen:\n" + screen(id), e);
-    }
-    return last[0];
+    return RealAgentWaits.await(model, sessions, id, what, p);
   }
 }

@@ -57,7 +57,9 @@ class StatusTwoSignalsTest {
         AgentSession x = sessions.get(s.id());
         throw new AssertionError(e.getMessage() + "; status " + x.status() + "; terminal " + x.terminal()
             + "; transcript " + (x.transcript() == null ? null : java.nio.file.Files.readString(x.transcript().path()))
-            + "; last events " + seen.subList(Math.max(0, seen.size() - 8), seen.size()), e);
+            + "; last events " + seen.subList(Math.max(0, seen.size() - 8), seen.size())
+            + "\nscreen:\n" + sessions.terminal(s.id()).map(t -> String.join("\n", t.screen().lines())).orElse("-")
+            + "\nthreads:\n" + ptyThreads(), e);
       }
       AgentSession confirmed = sessions.get(s.id());
       assertThat(confirmed.status().evidence()).isEqualTo(Evidence.TERMINAL_CONFIRMED);
@@ -79,6 +81,20 @@ class StatusTwoSignalsTest {
       assertThat(terminalFalseMs).isGreaterThan(1000);
       assertThat(combinedFalseMs).isZero();
     }
+  }
+
+  /** The stacks of the PTY threads (readers, the shared ticker), to see what held the timers up. */
+  private static String ptyThreads() {
+    StringBuilder b = new StringBuilder();
+    Thread.getAllStackTraces().forEach((t, stack) -> {
+      if (t.getName().startsWith("pty-")) {
+        b.append(t.getName()).append(' ').append(t.getState()).append('\n');
+        for (StackTraceElement e : java.util.Arrays.copyOf(stack, Math.min(stack.length, 14))) {
+          b.append("    at ").append(e).append('\n');
+        }
+      }
+    });
+    return b.toString();
   }
 
   private static boolean contains(Path file, String text) {
