@@ -150,9 +150,10 @@ class ProxyReplayTest {
         new Replayer.Options(true, 0.0, Duration.ofSeconds(15), report), s -> { });
     Divergence d = changed.firstDivergence();
     assertThat(d).isNotNull();
-    assertThat(d.what()).matches("\\d+\\.\\d\\d% of pixels differ \\(threshold 0\\.00%\\)");
+    assertThat(d.what()).matches("\\d+\\.\\d\\d% of pixels differ \\(threshold 0\\.00%\\), within \\d+,\\d+,\\d+,\\d+ of the image");
     assertThat(d.recordedImage()).exists();
     assertThat(d.replayedImage()).exists();
+    assertThat(d.diffImage()).exists();
     assertThat(Files.readAllBytes(d.recordedImage())).isNotEqualTo(Files.readAllBytes(d.replayedImage()));
     // A threshold above what changed lets the same replay pass that comparison.
     freshXterm();

@@ -1,6 +1,7 @@
 package dev.agentdesk.app.aci;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentdesk.aci.recording.Divergence;
 import dev.agentdesk.aci.recording.Recording;
@@ -15,6 +16,8 @@ import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -105,9 +108,13 @@ public final class AciRecordCommands {
   }
 
   @Command(name = "replay", mixinStandardHelpOptions = true,
-      description = {"Send a recording's actions to the runtime at --url again and compare every reply: frame hash "
-          + "(or --threshold of differing pixels) and tree_text.",
-          "Exit 0 when everything matched, 1 at the first divergence (both images written to --report-dir)."})
+      description = {"Send a recording's actions to the runtime at --url again and compare every reply: type and ok, "
+          + "and for an observation its tree_text and its image (the frame hash, else the share of differing pixels "
+          + "outside the --mask regions against --threshold: 1% by default, which a blinking caret or a clock stays "
+          + "under).",
+          "Exit 0 when everything matched, 1 when something diverged (at the first divergence, or with --continue "
+              + "after playing to the end; the recorded, replayed and diff images of each are written to "
+              + "--report-dir), 2 on bad input or a runtime that does not answer."})
   public static final class Replay implements Callable<Integer> {
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -123,17 +130,41 @@ public final class AciRecordCommands {
     @Option(names = "--fast", description = "Send each action as soon as the previous one is answered.")
     boolean fast;
 
-    @Option(names = "--threshold", paramLabel = "PERCENT", defaultValue = "0",
-        description = "Share of pixels that may differ when frame hashes do not match (default ${DEFAULT-VALUE}).")
-    double thresholdPercent;
+    @Option(names = "--threshold", paramLabel = "PERCENT",
+        description = "Share of pixels (outside the masks) that may differ when frame hashes do not match "
+            + "(default 1).")
+    Double thresholdPercent;
+
+    @Option(names = "--mask", paramLabel = "X,Y,W,H",
+        description = "A screen rectangle (global pixels) whose pixels are not compared, e.g. a clock; repeatable.")
+    List<String> masks = new ArrayList<>();
+
+    @Option(names = "--strict", description = "Exact frames: threshold 0 and no masks (a pixel still differs only "
+        + "when a channel moves by more than 8, which absorbs jpeg noise).")
+    boolean strict;
+
+    @Option(names = "--continue", description = "Play on past a divergence to the end and list every divergence.")
+    boolean keepGoing;
 
     @Option(names = "--report-dir", paramLabel = "DIR", description = "Where divergent images go (default DIR/replay-report).")
     Path reportDir;
 
     @Override
     public Integer call() {
-      if (thresholdPercent < 0 || thresholdPercent > 100) {
+      if (strict && (thresholdPercent != null || !masks.isEmpty())) {
+        throw parent.userError("--strict compares exact frames; leave out --threshold and --mask", null);
+      }
+      double threshold = strict ? 0 : thresholdPercent != null ? thresholdPercent / 100.0 : Replayer.DEFAULT_THRESHOLD;
+      if (threshold < 0 || threshold > 1) {
         throw parent.userError("--threshold must be 0 to 100 (percent), got " + thresholdPercent, null);
+      }
+      List<Replayer.Region> regions = new ArrayList<>();
+      for (String m : masks) {
+        try {
+          regions.add(Replayer.Region.parse(m));
+        } catch (IllegalArgumentException e) {
+          throw parent.userError("--mask: " + e.getMessage(), e);
+        }
       }
       URI url = AciSession.uri(parent, System.getenv());
       String token = AciSession.token(parent, System.getenv());
@@ -149,7 +180,7 @@ public final class AciRecordCommands {
         err.println("agentdesk aci replay: the recording's last line was cut short (recorder killed?); replaying "
             + "what is complete");
       }
-      Replayer.Options options = new Replayer.Options(fast, thresholdPercent / 100.0,
+      Replayer.Options options = new Replayer.Options(fast, threshold, regions, keepGoing,
           Duration.ofMillis(parent.timeoutMs()), reportDir != null ? reportDir : dir.resolve("replay-report"));
       ReplayReport r;
       try {
@@ -160,23 +191,38 @@ public final class AciRecordCommands {
       } catch (RecordingException e) {
         throw parent.userError(e.getMessage(), e);
       }
-      Divergence d = r.firstDivergence();
       if (parent.json()) {
-        ObjectNode j = JSON.createObjectNode();
-        j.put("matched", r.matched()).put("sent", r.sent()).put("replies_compared", r.repliesCompared())
-            .put("observations_compared", r.observationsCompared());
-        if (d != null) {
-          ObjectNode dj = j.putObject("divergence").put("index", d.index()).put("call_id", d.callId())
-              .put("what", d.what());
-          dj.put("recorded_image", d.recordedImage() == null ? null : d.recordedImage().toString());
-          dj.put("replayed_image", d.replayedImage() == null ? null : d.replayedImage().toString());
-          dj.put("tree_diff", d.treeDiff());
-        }
-        out.println(j);
-      } else if (d == null) {
+        out.println(json(r));
+      } else {
+        text(out, r);
+      }
+      out.flush();
+      return r.matched() ? 0 : 1;
+    }
+
+    private static ObjectNode json(ReplayReport r) {
+      ObjectNode j = JSON.createObjectNode();
+      j.put("matched", r.matched()).put("played_to_the_end", r.playedToTheEnd()).put("sent", r.sent())
+          .put("recorded_messages", r.recordedMessages()).put("replies_compared", r.repliesCompared())
+          .put("observations_compared", r.observationsCompared());
+      ArrayNode all = j.putArray("divergences");
+      for (Divergence d : r.divergences()) {
+        ObjectNode dj = all.addObject().put("index", d.index()).put("call_id", d.callId()).put("what", d.what());
+        dj.put("recorded_image", d.recordedImage() == null ? null : d.recordedImage().toString());
+        dj.put("replayed_image", d.replayedImage() == null ? null : d.replayedImage().toString());
+        dj.put("diff_image", d.diffImage() == null ? null : d.diffImage().toString());
+        dj.put("tree_diff", d.treeDiff());
+      }
+      return j;
+    }
+
+    private static void text(PrintWriter out, ReplayReport r) {
+      if (r.matched()) {
         out.printf("matched: %d messages sent, %d replies compared (%d observations)%n", r.sent(), r.repliesCompared(),
             r.observationsCompared());
-      } else {
+        return;
+      }
+      for (Divergence d : r.divergences()) {
         out.printf("diverged at recording entry %d (call %s): %s%n", d.index(), d.callId(), d.what());
         if (d.recordedImage() != null) {
           out.printf("  recorded: %s%n", d.recordedImage());
@@ -184,13 +230,20 @@ public final class AciRecordCommands {
         if (d.replayedImage() != null) {
           out.printf("  replayed: %s%n", d.replayedImage());
         }
-        if (d.treeDiff() != null) {
-          out.print(d.treeDiff());
+        if (d.diffImage() != null) {
+          out.printf("  diff:     %s%n", d.diffImage());
         }
-        out.printf("(%d messages sent, %d replies compared before it)%n", r.sent(), r.repliesCompared());
+        if (d.treeDiff() != null) {
+          d.treeDiff().lines().forEach(l -> out.printf("  %s%n", l));
+        }
       }
-      out.flush();
-      return r.matched() ? 0 : 1;
+      if (r.playedToTheEnd()) {
+        out.printf("%d divergences: %d of %d messages sent, %d replies compared (%d observations)%n",
+            r.divergences().size(), r.sent(), r.recordedMessages(), r.repliesCompared(), r.observationsCompared());
+      } else {
+        out.printf("stopped at the first divergence: %d of %d messages sent, %d replies compared (--continue plays "
+            + "on)%n", r.sent(), r.recordedMessages(), r.repliesCompared());
+      }
     }
   }
 }

@@ -76,7 +76,7 @@ class AciRecordCliTest {
     assertThat(replay.err()).contains("connection 1: 1 messages to send", "connection 2: 1 messages to send");
     CliRun json = CliRun.run("aci", "--json", "replay", rec.toString(), "--fast", "--url", runtime.uri().toString(),
         "--token-file", tokenFile.toString());
-    assertThat(json.out()).startsWith("{\"matched\":true,\"sent\":2,");
+    assertThat(json.out()).startsWith("{\"matched\":true,\"played_to_the_end\":true,\"sent\":2,");
   }
 
   @Test
@@ -84,6 +84,13 @@ class AciRecordCliTest {
     assertThat(CliRun.run("aci", "replay", dir.resolve("none").toString()).err()).contains("no recording folder");
     assertThat(CliRun.run("aci", "replay", dir.toString(), "--threshold", "150").err())
         .contains("--threshold must be 0 to 100");
+    assertThat(CliRun.run("aci", "replay", dir.toString(), "--mask", "1,2,3").err())
+        .contains("--mask: a region is x,y,w,h (four integers), got '1,2,3'");
+    assertThat(CliRun.run("aci", "replay", dir.toString(), "--mask", "1,2,0,4").err())
+        .contains("--mask: a region needs a width and height above 0, got 0x4");
+    CliRun both = CliRun.run("aci", "replay", dir.toString(), "--strict", "--threshold", "2");
+    assertThat(both.exit()).isEqualTo(2);
+    assertThat(both.err()).contains("--strict compares exact frames; leave out --threshold and --mask");
     Files.createDirectories(dir.resolve("used"));
     Files.writeString(dir.resolve("used").resolve("segment-000001.jsonl"), "");
     CliRun again = CliRun.run("aci", "record", "--url", runtime.uri().toString(), "--out",
