@@ -1,8 +1,10 @@
 // A sandbox's live screen on a canvas: /ws/sandboxes/{id}/screen sends state messages (text) and
 // screen patches (binary: u32 LE header length, JSON header, then the images back to back; a
-// keyframe image, then tiles painted over it in place — docs/sandbox.md, "Live view"). Input goes
-// back on the same socket as act messages, in order: clicks and scrolls mapped from the canvas's
-// CSS box to screen pixels, printable text as type, other keys as key combos with ACI key names.
+// keyframe image, then tiles painted over it in place; a piece may say it is jpeg, a large change
+// sent lossy — docs/sandbox.md, "Live view"). Input goes back on the same socket as act messages,
+// in order: clicks, drags (mouse_down, moves, mouse_up), pointer moves and scrolls mapped from the
+// canvas's CSS box to screen pixels, printable text as type, other keys as key combos with ACI key
+// names, and a paste as clipboard_set (then ctrl+v in the sandbox).
 import { wsUrl } from '../api.js';
 
 // Browser KeyboardEvent.key → the ACI key verb's names (agentdesk runtime's Keysyms).
@@ -93,17 +95,18 @@ export function openLiveView(id, canvas, hooks = {}) {
     const headerLen = view.getUint32(0, true);
     const head = JSON.parse(new TextDecoder().decode(new Uint8Array(buf, 4, headerLen)));
     const base = 4 + headerLen;
-    const type = head.format === 'jpeg' ? 'image/jpeg' : 'image/png';
-    const pieces = head.image ? [{ x: 0, y: 0, off: head.image.off, len: head.image.len }] : [];
+    const type = (p) => ((p.format || head.format) === 'jpeg' ? 'image/jpeg' : 'image/png');
+    const pieces = head.image ? [{ x: 0, y: 0, ...head.image }] : [];
     pieces.push(...head.tiles);
     // Decode everything first, then paint in one go: a frame never shows half drawn.
     const images = await Promise.all(pieces.map(p =>
-        createImageBitmap(new Blob([new Uint8Array(buf, base + p.off, p.len)], { type }))));
+        createImageBitmap(new Blob([new Uint8Array(buf, base + p.off, p.len)], { type: type(p) }))));
     if (head.image && (canvas.width !== head.w || canvas.height !== head.h)) {
       canvas.width = head.w;
       canvas.height = head.h;
     }
     pieces.forEach((p, i) => { g.drawImage(images[i], p.x, p.y); images[i].close(); });
+    if (pieces.some(p => type(p) === 'image/jpeg')) stats.lossy = (stats.lossy || 0) + 1;
     stats.patches++;
     stats.lastSeq = head.seq;
     stats.lastDrawnAt = Date.now();
@@ -136,9 +139,47 @@ export function openLiveView(id, canvas, hooks = {}) {
   const report = (p) => p.catch((err) => hooks.onError && hooks.onError(err));
   // Text still being collected goes first: input reaches the runtime in the order it was given.
   const input = (body) => { flushTyped(); report(act(body)); };
-  // Every click goes on as a click, as from a real mouse: two in quick succession are the
-  // application's double click, judged by its own timing.
-  canvas.addEventListener('click', (e) => { canvas.focus(); input({ verb: 'click', ...toScreen(e) }); });
+  // A press and release in place goes on as a click, as from a real mouse: two in quick succession
+  // are the application's double click, judged by its own timing. A press that moves more than
+  // DRAG_PX becomes a drag: mouse_down where it was pressed, moves as the pointer goes, mouse_up
+  // where it is released. Moves (with or without a button) keep at most one in flight; the latest
+  // point waits and older ones are dropped, so a fast pointer never queues up behind the runtime.
+  const DRAG_PX = 4;
+  let press = null;
+  let moveBusy = false;
+  let moveNext = null;
+  function sendMove(p) {
+    if (moveBusy) { moveNext = p; return; }
+    moveBusy = true;
+    act({ verb: 'move', ...p }).catch(() => {}).finally(() => {
+      moveBusy = false;
+      if (moveNext) { const n = moveNext; moveNext = null; sendMove(n); }
+    });
+  }
+  canvas.addEventListener('pointerdown', (e) => {
+    if (e.button !== 0) return;
+    canvas.focus();
+    try { canvas.setPointerCapture(e.pointerId); } catch (err) { /* a synthetic pointer */ }
+    press = { ...toScreen(e), cx: e.clientX, cy: e.clientY, dragging: false };
+  });
+  canvas.addEventListener('pointermove', (e) => {
+    if (press && !press.dragging && Math.hypot(e.clientX - press.cx, e.clientY - press.cy) > DRAG_PX) {
+      press.dragging = true;
+      moveNext = null;
+      input({ verb: 'mouse_down', x: press.x, y: press.y });
+    }
+    sendMove(toScreen(e));
+  });
+  const release = (e) => {
+    if (!press || e.button !== 0) return;
+    const p = press;
+    press = null;
+    moveNext = null;
+    if (p.dragging) input({ verb: 'mouse_up', ...toScreen(e) });
+    else input({ verb: 'click', x: p.x, y: p.y });
+  };
+  canvas.addEventListener('pointerup', release);
+  canvas.addEventListener('pointercancel', (e) => { if (press && press.dragging) release(e); press = null; });
   canvas.addEventListener('contextmenu', (e) => { e.preventDefault(); canvas.focus(); input({ verb: 'right_click', ...toScreen(e) }); });
   let wheel = null;
   canvas.addEventListener('wheel', (e) => {
@@ -162,6 +203,8 @@ export function openLiveView(id, canvas, hooks = {}) {
   }
   canvas.addEventListener('keydown', (e) => {
     const combo = keyCombo(e);
+    // The browser's paste shortcut is left to the browser: its paste event carries the text.
+    if (combo === 'ctrl+v' || combo === 'shift+Insert' || combo === 'super+v') return;
     if (combo === null && MODIFIER_KEYS.has(e.key)) return;
     e.preventDefault();
     if (combo === undefined) return;
@@ -172,6 +215,16 @@ export function openLiveView(id, canvas, hooks = {}) {
     }
     input({ verb: 'key', key: combo });
   });
+
+  // A paste while the canvas has the focus puts the text on the sandbox's clipboard and pastes it
+  // there (clipboard_set, then ctrl+v in the sandbox).
+  const onPaste = (e) => {
+    if (document.activeElement !== canvas) return;
+    e.preventDefault();
+    const text = e.clipboardData ? e.clipboardData.getData('text/plain') : '';
+    if (text) input({ verb: 'clipboard_set', text, paste: true });
+  };
+  document.addEventListener('paste', onPaste);
 
   // A page going away (or into the back/forward cache) closes its socket at once, so the server
   // stops feeding it; a page brought back from that cache connects again.
@@ -189,6 +242,7 @@ export function openLiveView(id, canvas, hooks = {}) {
       flushTyped();
       window.removeEventListener('pagehide', onHide);
       window.removeEventListener('pageshow', onShow);
+      document.removeEventListener('paste', onPaste);
       if (ws) ws.close();
     },
   };

@@ -41,6 +41,7 @@ public final class WsClient implements AutoCloseable {
     WebSocket ws = builder
         .buildAsync(URI.create(url), new WebSocket.Listener() {
           private final StringBuilder partial = new StringBuilder();
+          private int binaryStart = -1;
 
           @Override
           public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
@@ -57,17 +58,27 @@ public final class WsClient implements AutoCloseable {
             return null;
           }
 
-          /** Binary messages go to the byte stream; {"type": "binary", "bytes": n} marks their place. */
+          /**
+           * Binary messages go to the byte stream; {"type": "binary", "bytes": n, "offset": o} marks
+           * their place (n: the whole message, however many fragments it came in).
+           */
           @Override
           public CompletionStage<?> onBinary(WebSocket webSocket, java.nio.ByteBuffer data, boolean last) {
             int n = data.remaining();
             byte[] b = new byte[n];
             data.get(b);
+            int end;
             synchronized (bin) {
+              if (binaryStart < 0) {
+                binaryStart = bin.size();
+              }
               bin.write(b, 0, n);
+              end = bin.size();
             }
             if (last) {
-              q.add(Json.MAPPER.createObjectNode().put("type", "binary").put("bytes", n));
+              q.add(Json.MAPPER.createObjectNode().put("type", "binary").put("bytes", end - binaryStart)
+                  .put("offset", binaryStart));
+              binaryStart = -1;
             }
             webSocket.request(1);
             return null;
@@ -88,6 +99,15 @@ public final class WsClient implements AutoCloseable {
       if (m != null && p.test(m)) {
         return m;
       }
+    }
+  }
+
+  /** The bytes of the binary message a {"type": "binary"} marker stands for. */
+  public byte[] binaryMessage(JsonNode marker) {
+    synchronized (binary) {
+      byte[] all = binary.toByteArray();
+      int off = marker.get("offset").asInt();
+      return java.util.Arrays.copyOfRange(all, off, off + marker.get("bytes").asInt());
     }
   }
 

@@ -16,7 +16,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * the browser sends {@code {"type":"act", …}} (the body of {@code POST /api/sandboxes/{id}/act},
  * with an optional {@code id} echoed in the reply) and {@code {"type":"keyframe"}} (send the whole
  * picture again). A bad message gets {@code {"type":"error","code","message"}} and the stream goes
- * on. The access guard of every {@code /ws} path (token or cookie, Origin, Host) runs before the
+ * on. {@code ?lossless=1} asks for exact frames only (no jpeg for large changes, see
+ * {@link LargeChanges}). The access guard of every {@code /ws} path (token or cookie, Origin, Host) runs before the
  * upgrade; an unknown sandbox is a 404 there.
  */
 final class LiveViewSocket {
@@ -48,7 +49,9 @@ final class LiveViewSocket {
           return;
         }
         ctx.enableAutomaticPings();
-        Viewer v = new Viewer(feed, new ViewerOutbox(ViewerOutbox.jetty(ctx.session)));
+        // ?lossless=1: exact frames only, large changes as png too (tests, pixel checks, benchmarks).
+        boolean lossless = "1".equals(ctx.queryParam("lossless")) || "true".equals(ctx.queryParam("lossless"));
+        Viewer v = new Viewer(feed, new ViewerOutbox(ViewerOutbox.jetty(ctx.session), lossless));
         viewers.put(ctx.sessionId(), v);
         feed.join(v.outbox());
       });

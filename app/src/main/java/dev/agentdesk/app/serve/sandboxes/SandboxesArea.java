@@ -76,7 +76,7 @@ public final class SandboxesArea implements ApiArea {
    * take x/y (screen pixels) or {@code ref}, an element ref from the last {@code observe}.
    */
   public record ActBody(String verb, Double x, Double y, Double to_x, Double to_y, Double dx, Double dy, String text,
-      String key, String button, String ref) {}
+      String key, String button, String ref, Boolean paste) {}
 
   /** {@code viewers}: browsers watching the live view; {@code streaming}: whether its screencast runs. */
   public record SandboxJson(String id, String name, String url, String platform, Map<String, Long> screen, boolean connected,
@@ -298,6 +298,20 @@ public final class SandboxesArea implements ApiArea {
       case "right_click" -> c -> c.rightClick(target(b));
       case "move" -> c -> c.move(target(b));
       case "drag" -> c -> c.drag(point(b.x(), b.y()), point(b.to_x(), b.to_y()), button(b.button()), null);
+      // A drag from the live view: press, moves, release, each as the user makes it.
+      case "mouse_down" -> c -> c.mouseDown(point(b.x(), b.y()), button(b.button()));
+      case "mouse_up" -> c -> c.mouseUp(point(b.x(), b.y()), button(b.button()));
+      case "clipboard_set" -> {
+        if (b.text() == null) {
+          throw ServeException.badRequest("clipboard_set needs text");
+        }
+        // paste: then ctrl+v, what a paste into the focused application takes on most desktops.
+        boolean paste = Boolean.TRUE.equals(b.paste());
+        yield c -> {
+          c.clipboardSet(b.text());
+          return paste ? c.key("ctrl+v") : null;
+        };
+      }
       case "scroll" -> c -> c.scroll(point(b.x(), b.y()), require(b.dx(), "dx"), require(b.dy(), "dy"));
       case "type" -> {
         if (b.text() == null || b.text().isEmpty()) {
@@ -312,10 +326,14 @@ public final class SandboxesArea implements ApiArea {
         yield c -> c.key(b.key());
       }
       default -> throw ServeException.badRequest(
-          "verb must be click, double_click, right_click, move, drag, scroll, type or key, got '" + verb + "'");
+          "verb must be click, double_click, right_click, move, drag, mouse_down, mouse_up, scroll, type, key or "
+              + "clipboard_set, got '" + verb + "'");
     };
+    if (b.paste() != null && !verb.equals("clipboard_set")) {
+      throw ServeException.badRequest("paste applies to clipboard_set, not " + verb);
+    }
     // Coordinates (or the ref) are checked before anything is sent.
-    if (!verb.equals("type") && !verb.equals("key")) {
+    if (!verb.equals("type") && !verb.equals("key") && !verb.equals("clipboard_set")) {
       target(b);
     }
     if (b.ref() != null && !REF_VERBS.contains(verb)) {

@@ -39,6 +39,8 @@ final class ScreenFeed {
   /** How often the feed looks whether its session is still open and retries a lost runtime. */
   static final long WATCH_MS = 250;
   static final long RETRY_MS = 2_000;
+  /** After a lossy frame, how long the screen stays still before the box is sent again lossless. */
+  static final long REFINE_MS = 300;
 
   /** What a viewer is told about the runtime, as {@code {"type":"state","state":…}}. */
   enum State {
@@ -63,6 +65,10 @@ final class ScreenFeed {
   private long nextAttempt;
   private boolean retried;
   private long sessionsOpened;
+  /** Where lossy viewers were sent jpeg since the last exact refresh (x, y, w, h), or null. */
+  private int[] lossyBox;
+  private long lastFrameNanos;
+  private long lossyFrames;
   /** Bumped by every stop: work of an older session (a late frame, a slow connect) is ignored. */
   private int generation;
 
@@ -131,6 +137,7 @@ final class ScreenFeed {
     AciClient c = client;
     client = null;
     picture.clear();
+    lossyBox = null;
     if (c != null) {
       // Closing the session ends its screencast on the runtime; done off the caller's thread,
       // which may be a Jetty thread handling the last viewer's close.
@@ -155,6 +162,9 @@ final class ScreenFeed {
         nextAttempt = 0;
         retried = false;
         broadcastState();
+      }
+      if (lossyBox != null && System.nanoTime() - lastFrameNanos >= REFINE_MS * 1_000_000) {
+        refine();
       }
       if (state == State.LIVE || System.currentTimeMillis() < nextAttempt) {
         return;
@@ -251,10 +261,50 @@ final class ScreenFeed {
       }
       picture.merge(patch);
       patch.size(picture.width(), picture.height());
+      lastFrameNanos = System.nanoTime();
+      ScreenPatch lossy = null;
+      if (viewers.stream().anyMatch(v -> !v.lossless())) {
+        try {
+          lossy = LargeChanges.lossy(patch, picture, picture.width(), picture.height());
+        } catch (RuntimeException e) {
+          LOG.warn("sandbox {} screen: a large change could not be made lossy ({}); sent as png", sandboxId,
+              e.toString());
+        }
+      }
+      if (lossy != null) {
+        lossyFrames++;
+        lossyBox = LargeChanges.union(lossyBox, patch.bounds());
+      }
       for (ViewerOutbox v : viewers) {
-        v.frame(patch);
+        v.frame(lossy == null || v.lossless() ? patch : lossy);
       }
     }
+  }
+
+  /** The screen is still after lossy frames: the lossy viewers get that box again, exact. Holds this. */
+  private void refine() {
+    int[] box = lossyBox;
+    lossyBox = null;
+    ScreenPatch exact;
+    try {
+      exact = LargeChanges.exact(picture, box, picture.width(), picture.height());
+    } catch (RuntimeException e) {
+      LOG.warn("sandbox {} screen: the exact refresh failed ({}); sending the whole picture", sandboxId, e.toString());
+      exact = picture;
+    }
+    if (exact.isEmpty()) {
+      return;
+    }
+    for (ViewerOutbox v : viewers) {
+      if (!v.lossless()) {
+        v.frame(exact);
+      }
+    }
+  }
+
+  /** Large changes sent as one jpeg so far (for tests and the benchmark). */
+  synchronized long lossyFrames() {
+    return lossyFrames;
   }
 
   private void broadcastState() {

@@ -46,6 +46,8 @@ final class ViewerOutbox {
   }
 
   private final Transport transport;
+  /** This viewer asked for exact frames only ({@code ?lossless=1}): large changes reach it as png. */
+  private final boolean lossless;
   // Guarded by this: the queue, the slot, the flags and the counters.
   private final ArrayDeque<String> texts = new ArrayDeque<>();
   private ScreenPatch pending;
@@ -56,7 +58,16 @@ final class ViewerOutbox {
   private long bytesSent;
 
   ViewerOutbox(Transport transport) {
+    this(transport, false);
+  }
+
+  ViewerOutbox(Transport transport, boolean lossless) {
     this.transport = transport;
+    this.lossless = lossless;
+  }
+
+  boolean lossless() {
+    return lossless;
   }
 
   void text(String json) {

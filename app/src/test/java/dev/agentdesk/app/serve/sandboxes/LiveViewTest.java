@@ -43,8 +43,9 @@ import org.openqa.selenium.interactions.WheelInput;
  * The sandbox page's live view on real parts: a real {@code agentdesk runtime} (its own JVM, a
  * session bus with the accessibility bus, a zenity dialog) on a test Xvfb, a real serve, headless
  * Chromium. What the canvas shows is compared with the runtime's own screenshot pixel for pixel;
- * clicks, scrolls and keys are read back from xev on the display; a tree ref click closes the
- * dialog; a killed runtime shows as gone and comes back when started again; bad messages on the
+ * clicks, scrolls, keys and a drag are read back from xev on the display, a paste from the
+ * sandbox's clipboard (xclip); a whole-screen change goes as one jpeg smaller than its png and the
+ * canvas ends exact; a tree ref click closes the dialog; a killed runtime shows as gone and comes back when started again; bad messages on the
  * viewer socket are typed errors that leave the stream running.
  */
 @ExtendWith({XvfbExtension.class, Browser.Extension.class})
@@ -233,6 +234,170 @@ class LiveViewTest {
     x("xsetroot", "-solid", "#2ea043").waitFor();
     awaitTrue(() -> pixel(b, 3, 3) == 0x2ea043, "the canvas follows the display again", 10);
     assertSameAsScreenshot(b);
+  }
+
+  static final Pattern PRESS = Pattern.compile("ButtonPress event.*?root:\\((\\d+),(\\d+)\\).*?button (\\d+)", Pattern.DOTALL);
+  static final Pattern DRAGGED = Pattern.compile("MotionNotify event.*?root:\\((\\d+),(\\d+)\\),\\s+state 0x100",
+      Pattern.DOTALL);
+  static final Pattern RELEASE = Pattern.compile("ButtonRelease event.*?root:\\((\\d+),(\\d+)\\).*?button (\\d+)",
+      Pattern.DOTALL);
+
+  @Test
+  @Order(6)
+  void aDragOnTheCanvasPressesMovesAndReleasesInTheSandbox(Browser b) throws Exception {
+    openLive(b);
+    Path events = dir.resolve("xev-drag.txt");
+    ProcessBuilder pb = new ProcessBuilder("xev", "-geometry", "400x240+600+380", "-event", "mouse", "-event",
+        "structure");
+    pb.environment().put("DISPLAY", display.name());
+    pb.redirectOutput(events.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD);
+    clients.add(pb.start());
+    awaitTrue(() -> read(events).contains("MapNotify"), "the xev window is mapped", 15);
+    WebElement canvas = b.driver.findElement(By.id("screen-canvas"));
+    js(b, "arguments[0].scrollIntoView({block: 'start'});", canvas);
+    @SuppressWarnings("unchecked")
+    List<Number> box = (List<Number>) js(b, "const r = arguments[0].getBoundingClientRect();"
+        + "return [r.left, r.top, r.width];", canvas);
+    double scale = 1024.0 / box.get(2).doubleValue();
+    // Viewport points of screen points: the canvas's box plus the screen point over the scale.
+    java.util.function.IntUnaryOperator vx = sx -> (int) Math.round(box.get(0).doubleValue() + sx / scale);
+    java.util.function.IntUnaryOperator vy = sy -> (int) Math.round(box.get(1).doubleValue() + sy / scale);
+    // Screen 650,420 → 950,580, through two points between, the button held all the way.
+    new Actions(b.driver).moveToLocation(vx.applyAsInt(650), vy.applyAsInt(420)).clickAndHold()
+        .moveToLocation(vx.applyAsInt(750), vy.applyAsInt(470))
+        .moveToLocation(vx.applyAsInt(850), vy.applyAsInt(520))
+        .moveToLocation(vx.applyAsInt(950), vy.applyAsInt(580))
+        .release().perform();
+    awaitTrue(() -> RELEASE.matcher(read(events)).find(), "xev saw the button released", 10);
+    String log = read(events);
+    Matcher press = PRESS.matcher(log);
+    assertThat(press.find()).isTrue();
+    assertThat(Integer.parseInt(press.group(1))).isBetween(648, 652);
+    assertThat(Integer.parseInt(press.group(2))).isBetween(418, 422);
+    assertThat(press.group(3)).isEqualTo("1");
+    Matcher release = RELEASE.matcher(log);
+    assertThat(release.find(press.end())).as("released after the press").isTrue();
+    assertThat(Integer.parseInt(release.group(1))).isBetween(948, 952);
+    assertThat(Integer.parseInt(release.group(2))).isBetween(578, 582);
+    // Between them the pointer moved with button 1 held (state 0x100): a drag, not a click and a jump.
+    String between = log.substring(press.end(), release.start());
+    Matcher moved = DRAGGED.matcher(between);
+    List<Integer> xs = new ArrayList<>();
+    while (moved.find()) {
+      xs.add(Integer.parseInt(moved.group(1)));
+    }
+    assertThat(xs).as("motion with the button held").isNotEmpty().anyMatch(x -> x > 660 && x < 940);
+  }
+
+  @Test
+  @Order(7)
+  void aPasteOnTheCanvasLandsInTheSandboxClipboard(Browser b) throws Exception {
+    openLive(b);
+    String text = "pasted into the sandbox " + System.nanoTime();
+    // What the browser fires on ctrl+v with the canvas focused (headless Chromium has no system clipboard to read).
+    js(b, "const c = document.getElementById('screen-canvas'); c.focus();"
+        + "const dt = new DataTransfer(); dt.setData('text/plain', arguments[0]);"
+        + "c.dispatchEvent(new ClipboardEvent('paste', {clipboardData: dt, bubbles: true, cancelable: true}));", text);
+    awaitTrue(() -> text.equals(xclip()), () -> "xclip -o on the sandbox's display reads the pasted text; it reads '"
+        + xclip() + "'", 10);
+  }
+
+  @Test
+  @Order(8)
+  void aWholeScreenChangeGoesAsOneJpegSmallerThanItsPngAndTheCanvasEndsExact(Browser b) throws Exception {
+    openLive(b);
+    Path photo = photoLike(dir.resolve("photo.png"), 1024, 640);
+    String path = "/ws/sandboxes/" + id + "/screen";
+    try (WsClient exact = s.ws(path + "?lossless=1"); WsClient lossy = s.ws(path)) {
+      for (WsClient c : List.of(exact, lossy)) {
+        c.await(m -> m.path("type").asText().equals("binary"), 15);
+      }
+      // ImageMagick's display sets the root window's background and exits (with status 1 on Xvfb,
+      // whatever happened): the frames below are what tells.
+      x("display", "-window", "root", photo.toString()).waitFor();
+      // The lossy viewer: one jpeg for the change, then (the screen still) the same box again as png.
+      List<JsonNode> lossyHeads = new ArrayList<>();
+      long lossyBytes = 0;
+      while (true) {
+        JsonNode m = lossy.await(n -> n.path("type").asText().equals("binary"), 15);
+        JsonNode head = header(lossy.binaryMessage(m));
+        if (!lossyHeads.isEmpty() && !hasJpeg(head)) {
+          lossyHeads.add(head);
+          break; // the exact refresh
+        }
+        if (hasJpeg(head)) {
+          lossyBytes += m.get("bytes").asLong();
+          lossyHeads.add(head);
+        }
+      }
+      assertThat(lossyHeads.get(0).toString()).contains("\"format\":\"jpeg\"");
+      JsonNode refresh = lossyHeads.get(lossyHeads.size() - 1);
+      assertThat(refresh.path("tiles")).hasSize(1);
+      // The exact viewer got the same change as png: every message until the lossy one's refresh came.
+      long exactBytes = 0;
+      for (int i = 0; i < 50; i++) {
+        JsonNode m;
+        try {
+          m = exact.await(n -> n.path("type").asText().equals("binary"), 1);
+        } catch (AssertionError quiet) {
+          break;
+        }
+        assertThat(hasJpeg(header(exact.binaryMessage(m)))).isFalse();
+        exactBytes += m.get("bytes").asLong();
+      }
+      assertThat(exactBytes).as("png bytes of the change").isGreaterThan(LargeChanges.MIN_BYTES);
+      assertThat(lossyBytes).as("jpeg bytes against png " + exactBytes).isLessThan((long) (exactBytes * LargeChanges.MAX_RATIO));
+    }
+    // The browser drew it lossy first and ends with the display's exact pixels.
+    awaitTrue(() -> ((Number) js(b, "return document.getElementById('screen-canvas').liveStats.lossy || 0;"))
+        .intValue() >= 1, "the page drew a jpeg piece", 10);
+    assertSameAsScreenshot(b);
+  }
+
+  /**
+   * A picture like a photo: smooth colour waves with grain. Its png is large (the grain does not
+   * compress), its jpeg small: what a page load or a photo viewer puts on a screen.
+   */
+  static Path photoLike(Path file, int w, int h) throws Exception {
+    BufferedImage img = new BufferedImage(w, h, BufferedImage.TYPE_INT_RGB);
+    java.util.Random grain = new java.util.Random(7);
+    for (int y = 0; y < h; y++) {
+      for (int x = 0; x < w; x++) {
+        int r = (int) (128 + 70 * Math.sin(x / 37.0) + 40 * Math.cos(y / 23.0)) + grain.nextInt(17) - 8;
+        int g = (int) (128 + 60 * Math.sin((x + y) / 51.0) + 30 * Math.sin(y / 11.0)) + grain.nextInt(17) - 8;
+        int bl = (int) (128 + 80 * Math.cos(x / 19.0 - y / 43.0)) + grain.nextInt(17) - 8;
+        img.setRGB(x, y, clamp(r) << 16 | clamp(g) << 8 | clamp(bl));
+      }
+    }
+    ImageIO.write(img, "png", file.toFile());
+    return file;
+  }
+
+  private static int clamp(int v) {
+    return Math.max(0, Math.min(255, v));
+  }
+
+  static JsonNode header(byte[] message) throws Exception {
+    int len = java.nio.ByteBuffer.wrap(message, 0, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt();
+    return dev.agentdesk.app.serve.Json.MAPPER.readTree(new String(message, 4, len, java.nio.charset.StandardCharsets.UTF_8));
+  }
+
+  static boolean hasJpeg(JsonNode head) {
+    return head.toString().contains("\"format\":\"jpeg\"");
+  }
+
+  static String xclip() {
+    try {
+      ProcessBuilder pb = new ProcessBuilder("xclip", "-o", "-selection", "clipboard");
+      pb.environment().put("DISPLAY", display.name());
+      pb.redirectError(ProcessBuilder.Redirect.DISCARD);
+      Process p = pb.start();
+      String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      p.waitFor();
+      return out;
+    } catch (Exception e) {
+      return "(" + e + ")";
+    }
   }
 
   // ---- helpers ----

@@ -117,6 +117,9 @@ class SandboxesTest {
         {"{\"verb\": \"click\"}", "needs x and y"},
         {"{\"verb\": \"click\", \"x\": -5, \"y\": 3}", "non-negative"},
         {"{\"verb\": \"type\"}", "type needs text"},
+        {"{\"verb\": \"clipboard_set\"}", "clipboard_set needs text"},
+        {"{\"verb\": \"mouse_down\"}", "needs x and y"},
+        {"{\"verb\": \"key\", \"key\": \"a\", \"paste\": true}", "paste applies to clipboard_set"},
         {"{\"verb\": \"scroll\", \"x\": 1, \"y\": 1}", "scroll needs dx"},
         {"{\"verb\": \"click\", \"x\": 1, \"y\": 1, \"z\": 1}", "unknown field 'z'"},
     };
