@@ -35,7 +35,8 @@ export function keyCombo(e) {
 /**
  * Opens the live view of sandbox `id` on `canvas`. hooks.onState({state, message, screen}) on every
  * state change (connecting, live, reconnecting, gone, removed, offline); hooks.onActed(reply)
- * after each action. Returns {act(body) → Promise, stats, close()}.
+ * after each action; hooks.lossless: ask for png only (no jpeg for large changes). Returns
+ * {act(body) → Promise, stats, close()}.
  */
 export function openLiveView(id, canvas, hooks = {}) {
   const g = canvas.getContext('2d');
@@ -57,7 +58,7 @@ export function openLiveView(id, canvas, hooks = {}) {
   };
 
   function connect() {
-    ws = new WebSocket(wsUrl('/ws/sandboxes/' + encodeURIComponent(id) + '/screen'));
+    ws = new WebSocket(wsUrl('/ws/sandboxes/' + encodeURIComponent(id) + '/screen' + (hooks.lossless ? '?lossless=1' : '')));
     ws.binaryType = 'arraybuffer';
     ws.onopen = () => { retry = 0; };
     ws.onmessage = (e) => {
