@@ -102,10 +102,10 @@ class ReplayDesktopTest {
         List<String> names = files.map(p -> p.getFileName().toString()).sorted().toList();
         assertThat(names).hasSize(3).allMatch(n -> n.matches("divergence-\\d+-1-(recorded|replayed|diff)\\.png"));
       }
-      // The box of the change is the mark (and the caret, if it blinked between the two): never the whole dialog.
-      Matcher box = Pattern.compile("within (\\d+),(\\d+),(\\d+),(\\d+)").matcher(r.out());
-      assertThat(box.find()).isTrue();
-      assertThat(Integer.parseInt(box.group(3)) * Integer.parseInt(box.group(4))).isLessThan(480 * 320 / 4);
+      // What strict catches is what the default lets pass: a change far under 1 % (the mark, the caret if it blinked).
+      Matcher share = Pattern.compile("(\\d+\\.\\d\\d)% of pixels differ").matcher(r.out());
+      assertThat(share.find()).isTrue();
+      assertThat(Double.parseDouble(share.group(1))).isPositive().isLessThan(1.0);
     }
   }
 

@@ -11,9 +11,10 @@ import java.util.Map;
 
 /**
  * What brings a viewer's canvas up to date: optionally a keyframe (the whole picture), then tiles
- * painted over it. Later tiles at the same place replace earlier ones, so merging patches never
- * grows past one keyframe plus one tile per grid cell: that is what bounds a slow viewer's backlog
- * and the picture a new viewer starts from.
+ * painted over it. Later tiles at the same place and of the same size replace earlier ones, and a
+ * piece covering the whole picture drops every tile before it, so merging patches never grows past
+ * one keyframe plus one tile per grid cell (and the few boxes {@link LargeChanges} sends): that is
+ * what bounds a slow viewer's backlog and the picture a new viewer starts from.
  *
  * <p>The bytes a viewer gets, one binary WebSocket message per patch (docs/sandbox.md, "Live view"):
  *
