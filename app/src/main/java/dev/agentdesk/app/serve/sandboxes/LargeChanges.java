@@ -19,7 +19,8 @@ import javax.imageio.stream.MemoryCacheImageOutputStream;
  * (a page load, a window switch, a scroll of a photo) goes to the viewers as one jpeg of the box
  * around them, composed from the lossless picture, when that jpeg is at most {@link #MAX_RATIO} of
  * the png bytes; else the png tiles go as they are. Once the screen is still the feed sends the
- * box again lossless ({@link #exact}), so the canvas ends up pixel for pixel the display.
+ * runtime's own png pieces of what changed, and {@link #uncovered} png cells for the rest of the
+ * jpeg's box (what was in it without changing), so the canvas ends up pixel for pixel the display.
  */
 final class LargeChanges {
   /** Below this a png patch is cheap enough to send as it is (a dialog, a line of text). */
@@ -61,16 +62,32 @@ final class LargeChanges {
     return out;
   }
 
-  /** The box {x, y, w, h} of {@code picture}, lossless: what replaces a lossy frame once the screen is still. */
-  static ScreenPatch exact(ScreenPatch picture, int[] box, int screenW, int screenH) {
+  /** The grid cells the exact refresh fills from the picture: png cells of the box no exact piece contains. */
+  static final int CELL = 64;
+
+  /**
+   * Cells ({@link #CELL} px, on the screen's grid) of {@code box} that no piece of {@code exact}
+   * contains whole, each as a png composed from {@code picture}: the parts of a lossy frame that
+   * did not change, so the runtime never sent them again.
+   */
+  static List<ScreenPatch.Piece> uncovered(ScreenPatch picture, int[] box, ScreenPatch exact, int screenW,
+      int screenH) {
     int[] b = clip(box, screenW, screenH);
-    ScreenPatch out = new ScreenPatch();
+    List<ScreenPatch.Piece> out = new java.util.ArrayList<>();
     if (b == null || picture.isEmpty()) {
       return out;
     }
-    out.tiles(picture.seq(), picture.format(), List.of(new ScreenPatch.Piece(b[0], b[1], b[2], b[3],
-        png(compose(picture, b)), "png")));
-    out.size(screenW, screenH);
+    List<ScreenPatch.Piece> have = exact.pieces();
+    for (int y = b[1] / CELL * CELL; y < b[1] + b[3]; y += CELL) {
+      for (int x = b[0] / CELL * CELL; x < b[0] + b[2]; x += CELL) {
+        int[] c = clip(new int[] {x, y, CELL, CELL}, screenW, screenH);
+        if (c == null || have.stream().anyMatch(p -> p.x() <= c[0] && p.y() <= c[1] && p.x() + p.w() >= c[0] + c[2]
+            && p.y() + p.h() >= c[1] + c[3])) {
+          continue;
+        }
+        out.add(new ScreenPatch.Piece(c[0], c[1], c[2], c[3], png(compose(picture, c)), "png"));
+      }
+    }
     return out;
   }
 

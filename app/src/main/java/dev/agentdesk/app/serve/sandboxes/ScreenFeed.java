@@ -39,7 +39,7 @@ final class ScreenFeed {
   /** How often the feed looks whether its session is still open and retries a lost runtime. */
   static final long WATCH_MS = 250;
   static final long RETRY_MS = 2_000;
-  /** After a lossy frame, how long the screen stays still before the box is sent again lossless. */
+  /** After a lossy frame, how long the screen stays still before the exact pieces follow. */
   static final long REFINE_MS = 300;
 
   /** What a viewer is told about the runtime, as {@code {"type":"state","state":…}}. */
@@ -65,7 +65,12 @@ final class ScreenFeed {
   private long nextAttempt;
   private boolean retried;
   private long sessionsOpened;
-  /** Where lossy viewers were sent jpeg since the last exact refresh (x, y, w, h), or null. */
+  /**
+   * The runtime's own (lossless) pieces since the first lossy frame not yet made exact, merged
+   * like any patch; null when lossy viewers are exact. Sent to them once the screen is still.
+   */
+  private ScreenPatch exactSince;
+  /** The box around every jpeg since {@link #exactSince} began (x, y, w, h). */
   private int[] lossyBox;
   private long lastFrameNanos;
   private long lossyFrames;
@@ -137,6 +142,7 @@ final class ScreenFeed {
     AciClient c = client;
     client = null;
     picture.clear();
+    exactSince = null;
     lossyBox = null;
     if (c != null) {
       // Closing the session ends its screencast on the runtime; done off the caller's thread,
@@ -163,7 +169,7 @@ final class ScreenFeed {
         retried = false;
         broadcastState();
       }
-      if (lossyBox != null && System.nanoTime() - lastFrameNanos >= REFINE_MS * 1_000_000) {
+      if (exactSince != null && System.nanoTime() - lastFrameNanos >= REFINE_MS * 1_000_000) {
         refine();
       }
       if (state == State.LIVE || System.currentTimeMillis() < nextAttempt) {
@@ -274,6 +280,13 @@ final class ScreenFeed {
       if (lossy != null) {
         lossyFrames++;
         lossyBox = LargeChanges.union(lossyBox, patch.bounds());
+        if (exactSince == null) {
+          exactSince = patch.copy();
+        } else {
+          exactSince.merge(patch);
+        }
+      } else if (exactSince != null) {
+        exactSince.merge(patch); // drawn after the lossy pieces it may overlap, as it was live
       }
       for (ViewerOutbox v : viewers) {
         v.frame(lossy == null || v.lossless() ? patch : lossy);
@@ -281,20 +294,26 @@ final class ScreenFeed {
     }
   }
 
-  /** The screen is still after lossy frames: the lossy viewers get that box again, exact. Holds this. */
+  /**
+   * The screen is still after lossy frames: the lossy viewers get the runtime's own pieces of what
+   * changed since, as a png viewer got them (not re-encoded), and png cells for the rest of the
+   * jpeg's box. Holds this.
+   */
   private void refine() {
+    ScreenPatch exact = exactSince;
+    exactSince = null;
     int[] box = lossyBox;
     lossyBox = null;
-    ScreenPatch exact;
     try {
-      exact = LargeChanges.exact(picture, box, picture.width(), picture.height());
+      // What the jpeg's box held without changing: the runtime never sends it again.
+      exact.tiles(exact.seq(), exact.format(), LargeChanges.uncovered(picture, box, exact, picture.width(),
+          picture.height()));
     } catch (RuntimeException e) {
-      LOG.warn("sandbox {} screen: the exact refresh failed ({}); sending the whole picture", sandboxId, e.toString());
-      exact = picture;
+      LOG.warn("sandbox {} screen: the exact refresh could not be completed ({}); sending the whole picture",
+          sandboxId, e.toString());
+      exact = picture.copy();
     }
-    if (exact.isEmpty()) {
-      return;
-    }
+    exact.size(picture.width(), picture.height());
     for (ViewerOutbox v : viewers) {
       if (!v.lossless()) {
         v.frame(exact);

@@ -315,7 +315,7 @@ class LiveViewTest {
       // ImageMagick's display sets the root window's background and exits (with status 1 on Xvfb,
       // whatever happened): the frames below are what tells.
       x("display", "-window", "root", photo.toString()).waitFor();
-      // The lossy viewer: one jpeg for the change, then (the screen still) the same box again as png.
+      // The lossy viewer: one jpeg for the change, then (the screen still) the runtime's png pieces of it.
       List<JsonNode> lossyHeads = new ArrayList<>();
       long lossyBytes = 0;
       while (true) {
@@ -332,7 +332,8 @@ class LiveViewTest {
       }
       assertThat(lossyHeads.get(0).toString()).contains("\"format\":\"jpeg\"");
       JsonNode refresh = lossyHeads.get(lossyHeads.size() - 1);
-      assertThat(refresh.path("tiles")).hasSize(1);
+      assertThat(refresh.path("tiles").size() + (refresh.has("image") ? 1 : 0)).as("the exact refresh " + refresh)
+          .isPositive();
       // The exact viewer got the same change as png: every message until the lossy one's refresh came.
       long exactBytes = 0;
       for (int i = 0; i < 50; i++) {
