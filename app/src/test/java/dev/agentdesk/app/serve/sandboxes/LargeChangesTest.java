@@ -97,9 +97,10 @@ class LargeChangesTest {
     assertThat(LargeChanges.lossy(flatChange, picture, W, H)).isNull();
     ScreenPatch small = tiles(photo(W, H, 2), 0, 0, 128, 128); // busy, but small bytes
     assertThat(LargeChanges.lossy(small, picture, W, H)).isNull();
-    ScreenPatch narrow = tiles(photo(W, H, 3), 0, 0, W, 64); // heavy, a sixth of the screen
+    // Heavy, but a strip: 1280x128 of a 1280x800 screen is a sixth of it.
+    ScreenPatch narrow = tiles(photo(1280, 128, 3), 0, 0, 1280, 128);
     assertThat(narrow.payloadBytes()).isGreaterThan(LargeChanges.MIN_BYTES);
-    assertThat(LargeChanges.lossy(narrow, picture, W, H)).isNull();
+    assertThat(LargeChanges.lossy(narrow, picture, 1280, 800)).isNull();
   }
 
   @Test
