@@ -110,7 +110,7 @@ public final class AciRecordCommands {
   @Command(name = "replay", mixinStandardHelpOptions = true,
       description = {"Send a recording's actions to the runtime at --url again and compare every reply: type and ok, "
           + "and for an observation its tree_text and its image (the frame hash, else the share of differing pixels "
-          + "outside the --mask regions against --threshold: 1% by default, which a blinking caret or a clock stays "
+          + "outside the --mask regions against --threshold: 1%% by default, which a blinking caret or a clock stays "
           + "under).",
           "Exit 0 when everything matched, 1 when something diverged (at the first divergence, or with --continue "
               + "after playing to the end; the recorded, replayed and diff images of each are written to "
