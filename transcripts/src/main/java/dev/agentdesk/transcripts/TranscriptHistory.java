@@ -178,6 +178,19 @@ public final class TranscriptHistory implements AutoCloseable {
     return a.ordinal() <= b.ordinal() ? a : b;
   }
 
+  /**
+   * Each provider's latest known usage windows (how full, how long, when they reset), as the agents'
+   * files and supervised terminals reported them, by provider and window name.
+   */
+  public List<UsageLimit> limits() {
+    return store.limits();
+  }
+
+  /** Records windows a supervised terminal showed; a window keeps a figure reported later than these. */
+  public void recordLimits(List<UsageLimit> reported) {
+    store.writeLimits(reported);
+  }
+
   /** Lines skipped by earlier imports. */
   public List<LineProblem> problems(int limit) {
     return store.problems(limit);

@@ -47,8 +47,8 @@ class StoreTest {
         assertThat(rs.getInt(1)).isEqualTo(8192);
       }
     }
-    assertThat(count(db, "SELECT COUNT(*) FROM schema_migrations")).isEqualTo(5);
-    assertThat(count(db, "SELECT MAX(version) FROM schema_migrations")).isEqualTo(5);
+    assertThat(count(db, "SELECT COUNT(*) FROM schema_migrations")).isEqualTo(6);
+    assertThat(count(db, "SELECT MAX(version) FROM schema_migrations")).isEqualTo(6);
   }
 
   @Test

@@ -258,6 +258,8 @@ public final class CodexAdapter implements ProviderAdapter {
     }
 
     private void tokenCount(ObjectNode p, String ts, long offset, List<TranscriptRecord> out) {
+      // The plan's windows ride on token counts, also on those without usage or repeating the last.
+      records.addAll(CodexRateLimits.read(unit.sessionId(), offset, ts, p.get("rate_limits")));
       JsonNode info = p.get("info");
       if (info == null || !info.isObject()) {
         ignore("event_msg token_count (no info)");

@@ -12,7 +12,7 @@ package dev.agentdesk.transcripts.records;
  */
 public sealed interface TranscriptRecord
     permits SessionRecord, MessageRecord, ToolCallRecord, ToolResultRecord, SummaryRecord, SubagentRecord,
-        WorkflowRecord, WorkflowAgentRecord, TurnDurationRecord, DeleteSessionRecord {
+        WorkflowRecord, WorkflowAgentRecord, TurnDurationRecord, UsageLimitRecord, DeleteSessionRecord {
 
   /** Room for content blocks of one source line inside an ordinal. */
   long BLOCKS_PER_LINE = 1024;

@@ -75,7 +75,8 @@ final class PostgresDialect implements SqlDialect {
   @Override
   public List<String> migrations() {
     return List.of(V1.replace(" TEXT", " TEXT COLLATE \"C\""), UsageLedger.SCHEMA.replace(" TEXT", " TEXT COLLATE \"C\""),
-        RecordWriter.SESSION_AGENT_FIGURES.replace(" TEXT", " TEXT COLLATE \"C\""));
+        RecordWriter.SESSION_AGENT_FIGURES.replace(" TEXT", " TEXT COLLATE \"C\""),
+        UsageLimits.SCHEMA.replace(" TEXT", " TEXT COLLATE \"C\""));
   }
 
   /** Version 2 adds the usage aggregates (ADR 0018), filled from the stored messages. */

@@ -9,6 +9,7 @@ import dev.agentdesk.transcripts.records.ToolCallRecord;
 import dev.agentdesk.transcripts.records.ToolResultRecord;
 import dev.agentdesk.transcripts.records.TranscriptRecord;
 import dev.agentdesk.transcripts.records.TurnDurationRecord;
+import dev.agentdesk.transcripts.records.UsageLimitRecord;
 import dev.agentdesk.transcripts.records.Visibility;
 import dev.agentdesk.transcripts.records.WorkflowAgentRecord;
 import dev.agentdesk.transcripts.records.WorkflowRecord;
@@ -95,6 +96,7 @@ final class RecordWriter implements AutoCloseable {
   private final List<PreparedStatement> all = new ArrayList<>();
   private final Packed.Out packed = new Packed.Out();
   private final UsageLedger ledger;
+  private final UsageLimits limits = new UsageLimits();
 
   /** Where a row of a document table lives. */
   private record Slot(long rowid, boolean storedBefore) {}
@@ -165,7 +167,8 @@ final class RecordWriter implements AutoCloseable {
     return sb.toString();
   }
 
-  void write(List<TranscriptRecord> records) throws SQLException {
+  /** Writes one source's records; {@code provider} (its id) is whose usage windows they report. */
+  void write(List<TranscriptRecord> records, String provider) throws SQLException {
     for (TranscriptRecord r : records) {
       if (r instanceof DeleteSessionRecord d) {
         flush();
@@ -206,6 +209,8 @@ final class RecordWriter implements AutoCloseable {
             a.durationMs(), a.totalTokens());
       } else if (r instanceof TurnDurationRecord t) {
         set(turn, t.sessionId(), t.uuid(), t.ordinal(), t.timestamp(), t.durationMs());
+      } else if (r instanceof UsageLimitRecord l) {
+        limits.add(provider, l);
       }
     }
     flush();
@@ -258,6 +263,7 @@ final class RecordWriter implements AutoCloseable {
   void finish() throws SQLException {
     flush();
     ledger.finish();
+    limits.finish(c, dialect);
     if (!staleDocs.isEmpty()) {
       for (Long id : staleDocs) {
         set(docDelete, id);

@@ -32,7 +32,8 @@ final class SqliteDialect implements SqlDialect {
 
   @Override
   public List<String> migrations() {
-    return List.of(V1, V2, V3, UsageLedger.SCHEMA, RecordWriter.SESSION_AGENT_FIGURES);
+    return List.of(V1, V2, V3, UsageLedger.SCHEMA, RecordWriter.SESSION_AGENT_FIGURES,
+        UsageLimits.SCHEMA);
   }
 
   /** Versions 2 to 4 rebuild data in Java: the index from the rows, the packed tables, the usage aggregates. */

@@ -188,7 +188,7 @@ public final class TranscriptStore implements AutoCloseable {
         for (UnitBatch b : batches) {
           SourceUnit unit = b.unit();
           ParseResult result = b.result();
-          w.write(result.records());
+          w.write(result.records(), unit.provider().id());
           Cursor n = result.next();
           cur.setString(1, unit.key());
           cur.setString(2, unit.provider().id());
@@ -224,6 +224,46 @@ public final class TranscriptStore implements AutoCloseable {
       } catch (SQLException ignored) {
         // the connection is unusable; the next call reports it
       }
+    }
+  }
+
+  /**
+   * Stores usage windows reported outside any transcript (a supervised terminal's screen), in one
+   * transaction; a window keeps a figure observed later than these.
+   */
+  public void writeLimits(List<dev.agentdesk.transcripts.UsageLimit> reported) {
+    if (reported.isEmpty()) {
+      return;
+    }
+    try {
+      c.setAutoCommit(false);
+      dialect.beginWrite(c);
+      UsageLimits l = new UsageLimits();
+      reported.forEach(l::add);
+      l.finish(c, dialect);
+      c.commit();
+    } catch (SQLException | RuntimeException e) {
+      rollbackQuietly(e);
+      throw new TranscriptException(Reason.STORE_FAILURE, "cannot store usage limits: " + e.getMessage(), e);
+    } finally {
+      try {
+        c.setAutoCommit(true);
+      } catch (SQLException ignored) {
+        // the connection is unusable; the next call reports it
+      }
+    }
+  }
+
+  /** The latest known usage window of each provider, by provider and window name. */
+  public List<dev.agentdesk.transcripts.UsageLimit> limits() {
+    try {
+      return read(() -> {
+        try (PreparedStatement p = c.prepareStatement(UsageLimits.SELECT); ResultSet rs = p.executeQuery()) {
+          return UsageLimits.read(rs);
+        }
+      });
+    } catch (SQLException e) {
+      throw new TranscriptException(Reason.STORE_FAILURE, "database query failed: " + e.getMessage(), e);
     }
   }
 

@@ -43,7 +43,7 @@ class PostgresUpgradeTest {
     Path projects = Path.of(getClass().getResource("/fixtures/claude-2.1/projects").toURI());
     try (TranscriptHistory h = TranscriptHistory.openUrl(url)) {
       try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
-        assertThat(one(s, "SELECT MAX(version) FROM schema_migrations")).isEqualTo("3");
+        assertThat(one(s, "SELECT MAX(version) FROM schema_migrations")).isEqualTo("4");
         assertThat(one(s, "SELECT COUNT(*) FROM information_schema.columns WHERE table_name = 'sessions'"
             + " AND column_name IN ('permission_mode', 'recorded_cost')")).isEqualTo("2");
         assertThat(one(s, "SELECT string_agg(provider, ',') FROM cursors")).isEqualTo("codex");
