@@ -23,7 +23,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** history_search, history_session, history_usage and history_sessions over the transcripts database. */
+/** history_search, history_session, history_usage, history_limits and history_sessions over the transcripts database. */
 final class HistoryTools {
   static final int MAX_HITS = 200;
   static final int MAX_PAGE = 500;
@@ -41,7 +41,7 @@ final class HistoryTools {
   }
 
   List<ToolDef> tools() {
-    return List.of(search(), session(), usage(), sessions());
+    return List.of(search(), session(), usage(), limits(), sessions());
   }
 
   // ---- history_search ----
@@ -285,6 +285,67 @@ final class HistoryTools {
       o.put("cost_usd", Math.round(u.costUsd() * 1e6) / 1e6);
     }
     return o.put("unpriced_responses", u.unpricedResponses());
+  }
+
+  // ---- history_limits ----
+
+  private ToolDef limits() {
+    Map<String, Object> in = Schema.object()
+        .opt("provider", Schema.oneOf("Only this agent's windows", PROVIDERS))
+        .build();
+    Map<String, Object> window = Schema.object()
+        .req("provider", Schema.string(Provider.idsOr()))
+        .req("window", Schema.string("The window's name as its source gives it: primary (Codex's 5-hour window),"
+            + " secondary (its weekly one), session or weekly (Claude's, from its screen), rate limit"))
+        .opt("used_percent", Schema.number("How full, 0 to 100; absent when not reported"))
+        .opt("window_minutes", Schema.integer("The window's length; absent when not reported"))
+        .opt("resets_at", Schema.string("ISO instant of the reset; absent when not reported"))
+        .req("has_reset", Schema.bool("The window reset since the report, so its figure no longer holds"))
+        .opt("minutes_to_reset", Schema.integer("Absent when unknown or past"))
+        .req("observed_at", Schema.string("When it was reported"))
+        .req("origin", Schema.oneOf("Where it was reported", List.of("transcript", "terminal")))
+        .opt("session_id", Schema.string("The transcript that reported it"))
+        .build();
+    Map<String, Object> out = Schema.object()
+        .req("limits", Schema.array("By provider and window", window))
+        .req("now", Schema.string(null))
+        .build();
+    return ToolDef.read("history_limits", "Usage limits",
+        "Each provider's latest known usage windows (how full, window length, when they reset), as the agents'"
+            + " own files (Codex's rate limits) and supervised terminals (usage-limit and rate-limit messages)"
+            + " reported them.",
+        in, out, args -> {
+          Provider provider = provider(args);
+          java.time.Instant now = java.time.Instant.now();
+          ObjectNode result = Jsons.object();
+          ArrayNode a = result.putArray("limits");
+          for (dev.agentdesk.transcripts.UsageLimit l : history.read(dev.agentdesk.transcripts.TranscriptHistory::limits)) {
+            if (provider != null && !provider.id().equals(l.provider())) {
+              continue;
+            }
+            ObjectNode j = a.addObject().put("provider", l.provider()).put("window", l.window());
+            if (l.usedPercent() != null) {
+              j.put("used_percent", l.usedPercent());
+            }
+            if (l.windowMinutes() != null) {
+              j.put("window_minutes", l.windowMinutes());
+            }
+            if (l.resetsAt() != null) {
+              j.put("resets_at", l.resetsAt().toString());
+            }
+            j.put("has_reset", l.resetBefore(now));
+            if (l.untilReset(now) != null) {
+              j.put("minutes_to_reset", l.untilReset(now).toMinutes());
+            }
+            j.put("observed_at", l.observedAt().toString()).put("origin",
+                l.origin().name().toLowerCase(Locale.ROOT));
+            if (l.sessionId() != null) {
+              j.put("session_id", l.sessionId());
+            }
+          }
+          result.put("now", now.toString());
+          return ToolDef.Outcome.of(result);
+        });
   }
 
   // ---- history_sessions ----

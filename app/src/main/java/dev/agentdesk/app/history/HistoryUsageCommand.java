@@ -94,6 +94,11 @@ public final class HistoryUsageCommand implements Callable<Integer> {
   @Option(names = "--now", hidden = true, paramLabel = "INSTANT", description = "The time of the active block (tests)")
   String now;
 
+  @Option(names = "--limits", description = {"Instead of the usage: each provider's latest known usage windows (how"
+      + " full, how long, when they reset), as Codex's rollouts and supervised terminals reported them",
+      "(--provider keeps one provider's; times in --timezone)"})
+  boolean limits;
+
   @Option(names = "--json", description = "Print JSON")
   boolean json;
 
@@ -144,6 +149,10 @@ public final class HistoryUsageCommand implements Callable<Integer> {
     UsageQuery q = query();
     PrintWriter err = spec.commandLine().getErr();
     PrintWriter out = spec.commandLine().getOut();
+    if (limits) {
+      printLimits(out, q);
+      return 0;
+    }
     PriceFiles.Loaded prices = Costs.load(configDir, err);
     boolean redraw = live && System.console() != null && !json;
     while (true) {
@@ -221,6 +230,24 @@ public final class HistoryUsageCommand implements Callable<Integer> {
       }
       line(out, width, "total", report.total(), report.recordedCostTotal(), recorded, "");
       prices(out, report);
+    }
+    out.flush();
+  }
+
+  private void printLimits(PrintWriter out, UsageQuery q) throws Exception {
+    if (live || tokenLimit != null || breakdown) {
+      throw new UserError("--limits shows the usage windows alone: leave out --live, --token-limit and --breakdown");
+    }
+    List<dev.agentdesk.transcripts.UsageLimit> known = UsageLimitsView.of(
+        HistorySupport.withHistory(db, parent, h -> h.limits()), q.provider() == null ? null : q.provider().id());
+    Instant at = now == null ? Instant.now() : Instant.parse(now);
+    if (json) {
+      ObjectNode o = new ObjectMapper().createObjectNode();
+      o.put("timezone", q.zone().getId());
+      UsageLimitsView.put(o, known, at);
+      out.println(new ObjectMapper().writeValueAsString(o));
+    } else {
+      UsageLimitsView.print(out, known, q.zone(), at);
     }
     out.flush();
   }

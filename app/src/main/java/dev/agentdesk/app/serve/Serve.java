@@ -40,7 +40,7 @@ public final class Serve {
       HistoryArea history = new HistoryArea(config, events);
       areas.add(history);
       features.put("history", true);
-      TerminalsArea terminals = new TerminalsArea(events, config.dataDir(), notifications[0]);
+      TerminalsArea terminals = new TerminalsArea(events, config.dataDir(), notifications[0], history::watchLimits);
       areas.add(terminals);
       features.put("terminals", true);
       AgentsArea agents = new AgentsArea(config.dataDir(), agentEnv, events, terminals, id -> {

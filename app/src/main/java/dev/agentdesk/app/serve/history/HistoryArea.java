@@ -1,5 +1,6 @@
 package dev.agentdesk.app.serve.history;
 
+import dev.agentdesk.app.history.UsageLimitsView;
 import dev.agentdesk.app.serve.ApiArea;
 import dev.agentdesk.app.serve.EventHub;
 import dev.agentdesk.app.serve.EventSnapshot;
@@ -48,6 +49,13 @@ public final class HistoryArea implements ApiArea, EventSnapshot {
   private final HistoryTailer tailer;
   private volatile Map<String, SessionSummary> summaries;
   private volatile PriceFiles.Loaded prices;
+  /** Writes the limits terminals show, off the terminals' threads, one at a time. */
+  private final java.util.concurrent.ExecutorService limitsWriter = java.util.concurrent.Executors
+      .newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "history-limits");
+        t.setDaemon(true);
+        return t;
+      });
 
   /** Opens the database (creating it) and prepares the tailer; nothing is imported until {@link #started}. */
   public HistoryArea(ServeConfig config, EventHub events) {
@@ -141,6 +149,14 @@ public final class HistoryArea implements ApiArea, EventSnapshot {
     });
     r.get("/api/history/search", this::search);
     r.get("/api/history/usage", this::usage);
+    r.get("/api/history/limits", ctx -> {
+      Provider p = provider(ctx.queryParam("provider"));
+      com.fasterxml.jackson.databind.node.ObjectNode o =
+          com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+      UsageLimitsView.put(o, UsageLimitsView.of(read(TranscriptHistory::limits), p == null ? null : p.id()),
+          java.time.Instant.now());
+      ctx.json(o);
+    });
   }
 
   /** One session row as the API shows it. */
@@ -302,8 +318,38 @@ public final class HistoryArea implements ApiArea, EventSnapshot {
     return v;
   }
 
+  /**
+   * A listener for one supervised terminal: the usage and rate limits it shows become its agent's
+   * latest known windows ({@code GET /api/history/limits}), written on a thread of this area's.
+   */
+  public dev.agentdesk.terminal.session.SessionListener watchLimits() {
+    return new TerminalLimits(l -> {
+      try {
+        limitsWriter.execute(() -> {
+          try {
+            read(h -> {
+              h.recordLimits(List.of(l));
+              return null;
+            });
+          } catch (RuntimeException e) {
+            org.slf4j.LoggerFactory.getLogger(HistoryArea.class).warn("cannot store a terminal's usage limit: {}",
+                e.getMessage());
+          }
+        });
+      } catch (java.util.concurrent.RejectedExecutionException closing) {
+        // the server is stopping: the figure is lost, as the screen that showed it will be
+      }
+    }, java.time.Clock.systemDefaultZone());
+  }
+
   @Override
   public void close() {
+    limitsWriter.shutdown();
+    try {
+      limitsWriter.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     if (tailer != null) {
       tailer.close();
     }

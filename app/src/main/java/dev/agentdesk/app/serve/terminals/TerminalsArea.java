@@ -54,12 +54,20 @@ public final class TerminalsArea implements ApiArea, EventSnapshot {
   /** Agents' terminals whose process ended, oldest first (reaped beyond {@link #KEEP_ENDED_AGENT_TERMINALS}). */
   private final java.util.Deque<String> endedAgentTerminals = new java.util.concurrent.ConcurrentLinkedDeque<>();
   private final NotificationsArea notifications;
+  private final java.util.function.Supplier<SessionListener> limits;
 
   /** @param notifications where terminal states and input are reported (notifications, auto-resume) */
   public TerminalsArea(EventHub events, Path dataDir, NotificationsArea notifications) {
+    this(events, dataDir, notifications, () -> new SessionListener() {});
+  }
+
+  /** @param limits a listener per terminal for the usage limits it shows (the history keeps them) */
+  public TerminalsArea(EventHub events, Path dataDir, NotificationsArea notifications,
+      java.util.function.Supplier<SessionListener> limits) {
     this.events = events;
     this.captureDir = dataDir.resolve("captures");
     this.notifications = notifications;
+    this.limits = limits;
   }
 
   /** The body of {@code POST /api/terminals}. */
@@ -315,7 +323,7 @@ public final class TerminalsArea implements ApiArea, EventSnapshot {
     SessionSpec finalSpec = spec;
     String name = t.title + " (" + id + ")";
     SessionListener watch = notifications.watchTerminal(id, name);
-    PtySession session = guard(() -> PtySession.start(finalSpec, List.of(t, watch)));
+    PtySession session = guard(() -> PtySession.start(finalSpec, List.of(t, watch, limits.get())));
     try {
       t.attach(session);
       notifications.trackTerminal(id, name, session.agent() == Agent.NONE ? null : session.agent().cliName(), session);
@@ -344,7 +352,7 @@ public final class TerminalsArea implements ApiArea, EventSnapshot {
         String id = UUID.randomUUID().toString().substring(0, 8);
         String dir = spec.cwd().map(Path::toString).orElse(System.getProperty("user.dir"));
         Terminal t = new Terminal(id, spec.argv(), dir, spec.cols(), spec.rows(), events, captureDir);
-        PtySession session = PtySession.start(spec, List.of(t, listener));
+        PtySession session = PtySession.start(spec, List.of(t, listener, limits.get()));
         t.attach(session);
         // The agent's own state goes to notifications through the agents area; input here still
         // counts as the user's (auto-resume of that agent must not type after it).
