@@ -1,6 +1,6 @@
 // Usage: cost and tokens by day, cost by period (day, week, month in the browser's time zone), the
-// 5-hour blocks with the active one as a gauge, cost by model and by project, drawn as SVG from
-// /api/history/usage. A model without a price is named as unpriced (cost_usd null), never drawn as $0.
+// 5-hour blocks with the active one as a gauge beside each provider's latest known usage windows
+// (/api/history/limits), cost by model and by project, drawn as SVG from /api/history/usage. A model without a price is named as unpriced (cost_usd null), never drawn as $0.
 import { get, qs } from '../api.js';
 import { h, clear, notice, fmtNumber } from '../dom.js';
 
@@ -29,12 +29,13 @@ export async function usagePage(view, params, health) {
   const period = ['day', 'week', 'month'].includes(params.get('period')) ? params.get('period') : 'day';
   const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
   const since = new Date(Date.now() - 7 * 86400000).toISOString().slice(0, 10);
-  const [byDay, byModel, byProject, byPeriod, byBlock] = await Promise.all([
+  const [byDay, byModel, byProject, byPeriod, byBlock, limits] = await Promise.all([
     get('/api/history/usage' + qs({ by: 'day' })),
     get('/api/history/usage' + qs({ by: 'model' })),
     get('/api/history/usage' + qs({ by: 'project' })),
     get('/api/history/usage' + qs({ by: period, timezone, order: 'desc', days: period === 'day' ? days : '' })),
     get('/api/history/usage' + qs({ by: 'block', timezone, since, order: 'desc' })),
+    get('/api/history/limits').catch(() => ({ limits: [] })),
   ]);
   const kinds = KINDS.filter(k => withCacheReads || k.key !== 'cache_read_tokens');
   const daysSel = h('select#usage-days', [7, 30, 90, 365].map(d => h('option', { value: d, selected: d === days }, 'last ' + d + ' days')));
@@ -58,7 +59,9 @@ export async function usagePage(view, params, health) {
       h('span.muted', ' · ' + byModel.total.responses.toLocaleString() + ' responses · prices: ' + pricesText(byModel.prices))),
       h('h2', 'Cost by day'), costDayChart(byDay.rows, days),
       h('h2', { style: 'margin-top:18px' }, 'Tokens by day'), dayChart(byDay.rows, kinds, days),
-      h('h2', { style: 'margin-top:18px' }, '5-hour blocks (last 7 days, ' + timezone + ')'), blocksView(byBlock),
+      h('div.usage-side',
+          h('div', h('h2', { style: 'margin-top:18px' }, '5-hour blocks (last 7 days, ' + timezone + ')'), blocksView(byBlock)),
+          h('div', h('h2', { style: 'margin-top:18px' }, 'Usage limits (latest known)'), limitsView(limits))),
       h('h2', { style: 'margin-top:18px' }, 'Cost by ' + period + ' (' + timezone + ')'), periodTable(byPeriod, period),
       h('h2', { style: 'margin-top:18px' }, 'By model (all time)'), modelChart(byModel.rows, kinds),
       h('h2', { style: 'margin-top:18px' }, 'Cost by project (all time)'), projectTable(byProject.rows));
@@ -246,4 +249,32 @@ function blocksView(report) {
           h('td.num', b.responses.toLocaleString()), h('td.num', b.tokens.toLocaleString()),
           h('td.num', b.cost_usd === null ? 'unpriced' : fmtUsd(b.cost_usd)), h('td', b.models.join(', '))))));
   return h('div', gauge, blocks.length ? table : h('p.muted', 'No blocks in the last 7 days.'));
+}
+
+/** Each provider's latest known windows: how full (a bar), how long, when they reset. */
+function limitsView(report) {
+  const limits = (report && report.limits) || [];
+  if (!limits.length) {
+    return h('div.card#usage-limits', h('p.muted', 'No limits known yet. Codex writes its windows into its rollouts;'
+        + ' supervised terminals add the usage and rate limits they show.'));
+  }
+  const fmtTime = (iso) => new Date(iso).toLocaleString([], { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+  const span = (m) => m >= 1440 ? Math.floor(m / 1440) + 'd' + (m % 1440 >= 60 ? String(Math.floor((m % 1440) / 60)).padStart(2, '0') + 'h' : '')
+      : Math.floor(m / 60) + 'h' + String(m % 60).padStart(2, '0') + 'm';
+  const length = (m) => m === null ? '' : (m % 1440 === 0 ? m / 1440 + 'd' : m % 60 === 0 ? m / 60 + 'h' : m + ' min') + ' window';
+  return h('div.card#usage-limits', limits.map(l => {
+    const used = l.used_percent;
+    const W = 300, H = 14;
+    const bar = s('svg', { viewBox: `0 0 ${W} ${H}`, width: '100%', height: H, role: 'img', 'aria-label': l.provider + ' ' + l.window },
+        s('rect', { x: 0, y: 0, width: W, height: H, rx: 3, fill: '#2b313c' }),
+        used === null ? s('g', {}) : s('rect', { x: 0, y: 0, width: Math.max(2, W * Math.min(100, used) / 100), height: H, rx: 3,
+          fill: l.has_reset ? '#6e7681' : used >= 90 ? '#f85149' : used >= 70 ? '#d29922' : '#3fb950', class: 'limit-fill' }));
+    const reset = l.resets_at === null ? 'reset time not reported'
+        : l.has_reset ? 'has reset (' + fmtTime(l.resets_at) + ')' : 'resets in ' + span(l.minutes_to_reset) + ' (' + fmtTime(l.resets_at) + ')';
+    return h('div.usage-limit', { 'data-provider': l.provider, 'data-window': l.window },
+        h('p', h('strong', l.provider + ' · ' + l.window), ' ', h('span.limit-used', used === null ? '' : Math.round(used) + '%'),
+            h('span.muted', ' ' + length(l.window_minutes))),
+        bar,
+        h('p.muted', reset + ' · reported ' + fmtTime(l.observed_at) + ' by ' + (l.origin === 'terminal' ? 'a terminal' : 'its transcript')));
+  }));
 }

@@ -57,7 +57,7 @@ class ArgsTest {
 
   @Test
   void theToolTableIsTheIssuesList() {
-    assertThat(AgentdeskMcp.toolNames()).containsExactly("history_search", "history_session", "history_usage",
+    assertThat(AgentdeskMcp.toolNames()).containsExactly("history_search", "history_session", "history_usage", "history_limits",
         "history_sessions", "terminal_list", "terminal_read", "terminal_send", "terminal_start", "agent_list",
         "agent_start", "agent_diff", "sandbox_list", "sandbox_screenshot", "sandbox_act", "sandbox_observe",
         "sandbox_exec");

@@ -19,6 +19,11 @@ class HistoryBrowserTest {
   @Test
   void importSearchAndOpenASessionsDetail(Browser b, @TempDir Path dir) throws Exception {
     HistoryFixtures.claudeCorpus(dir.resolve("claude"));
+    // a real Codex 0.104 rollout: its usage windows go beside the blocks
+    Path rollout = dir.resolve("codex").resolve(UsageLimitsApiTest.ROLLOUT);
+    java.nio.file.Files.createDirectories(rollout.getParent());
+    java.nio.file.Files.copy(dev.agentdesk.testkit.SharedCorpus.require("corpus/transcripts-peer/home/.codex/sessions/"
+        + UsageLimitsApiTest.ROLLOUT), rollout);
     try (TestServer s = TestServer.withHistory(dir)) {
       HistoryApiTest.awaitImport(s);
       b.open(s.page("#/history"));
@@ -61,6 +66,11 @@ class HistoryBrowserTest {
       b.await(By.cssSelector("#usage-block-gauge rect.gauge-fill"));
       assertThat(b.await(By.id("usage-block-left")).getText()).matches("[0-4]h\\d{2}m left");
       assertThat(b.await(By.id("usage-blocks")).getText()).contains("(active)").contains("claude-opus-5");
+      // beside the blocks: the rollout's two windows, how full, how long, and that both have reset since
+      String limits = b.await(By.id("usage-limits")).getText();
+      assertThat(limits).contains("codex · primary", "25%", "5h window", "codex · secondary", "20%", "7d window",
+          "has reset", "by its transcript");
+      assertThat(b.driver.findElements(By.cssSelector("#usage-limits rect.limit-fill"))).hasSize(2);
       b.screenshot("usage");
       // by week: ISO weeks in the browser's time zone, the total the sum of the rows
       new org.openqa.selenium.support.ui.Select(b.await(By.id("usage-period"))).selectByValue("week");

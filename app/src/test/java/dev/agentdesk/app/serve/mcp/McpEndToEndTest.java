@@ -98,6 +98,7 @@ class McpEndToEndTest {
             "breakdown", true, "order", "desc", "since", "20000101", "provider", "claude"))
         .call("history_usage_blocks", "history_usage", Map.of("by", "block", "timezone", "UTC"))
         .call("history_usage_today", "history_usage", Map.of("by", "day", "days", 1))
+        .call("history_limits", "history_limits", Map.of("provider", "codex"))
         .call("history_sessions", "history_sessions", Map.of("provider", "claude", "limit", 10))
         .call("terminal_list", "terminal_list", Map.of())
         .call("terminal_send", "terminal_send", Map.of("id", terminalId, "text", "echo " + marker + "-$((6*7))\r"))
@@ -146,14 +147,16 @@ class McpEndToEndTest {
       assertThat(t.path("inputSchema").path("type").asText()).as(t.path("name").asText()).isEqualTo("object");
       assertThat(t.path("outputSchema").path("type").asText()).as(t.path("name").asText()).isEqualTo("object");
     });
-    assertThat(names).containsExactly("history_search", "history_session", "history_usage", "history_sessions",
+    assertThat(names).containsExactly("history_search", "history_session", "history_usage", "history_limits",
+        "history_sessions",
         "terminal_list", "terminal_read", "terminal_send", "terminal_start", "agent_list", "agent_start", "agent_diff",
         "sandbox_list", "sandbox_screenshot", "sandbox_act", "sandbox_observe", "sandbox_exec");
     assertThat(names).isEqualTo(AgentdeskMcp.toolNames());
 
     // Every successful call conforms to its declared output schema (Ajv, strict).
     for (String label : List.of("history_search", "history_session", "history_session_page2", "history_usage",
-        "history_usage_days", "history_usage_weeks", "history_usage_blocks", "history_sessions", "terminal_list", "terminal_send", "terminal_read", "terminal_send_key",
+        "history_usage_days", "history_usage_weeks", "history_usage_blocks", "history_limits", "history_sessions",
+        "terminal_list", "terminal_send", "terminal_read", "terminal_send_key",
         "terminal_start", "agent_list", "agent_diff", "agent_start", "sandbox_list", "sandbox_screenshot", "sandbox_act",
         "sandbox_act_type", "sandbox_observe", "sandbox_exec")) {
       JsonNode step = r.step(label);
