@@ -162,6 +162,9 @@ final class HistoryTools {
         .opt("model", Schema.string("Only responses of this model, as transcripts name it"))
         .opt("breakdown", Schema.bool("Per-model rows inside each row (default false)"))
         .opt("order", Schema.oneOf("Row order (default asc)", List.of("asc", "desc")))
+        .opt("mode", Schema.oneOf("Which cost cost_usd is (default auto): auto, the cost the agent recorded where it"
+            + " recorded one (Claude Code, OpenCode), else calculated; calculate, from tokens and prices; display, only"
+            + " the recorded cost (0 where none)", List.of("auto", "calculate", "display")))
         .build();
     Map<String, Object> part = Schema.object()
         .req("key", Schema.string("The model"))
@@ -171,6 +174,11 @@ final class HistoryTools {
         .req("cache_read_tokens", Schema.integer(null))
         .req("cache_creation_tokens", Schema.integer(null))
         .opt("cost_usd", Schema.number("Absent when no response of the group could be priced"))
+        .req("calculated_cost_usd", Schema.number("Calculated from tokens and prices (of the priced responses)"))
+        .opt("recorded_cost_usd", Schema.number("The agents' own figure for the responses that have one; absent"
+            + " when none has"))
+        .opt("cost_difference_usd", Schema.number("Recorded minus calculated cost of those responses; absent when"
+            + " none has a recorded cost"))
         .req("unpriced_responses", Schema.integer("Responses whose model has no price"))
         .build();
     Map<String, Object> row = Schema.object()
@@ -181,6 +189,11 @@ final class HistoryTools {
         .req("cache_read_tokens", Schema.integer(null))
         .req("cache_creation_tokens", Schema.integer(null))
         .opt("cost_usd", Schema.number("Absent when no response of the group could be priced"))
+        .req("calculated_cost_usd", Schema.number("Calculated from tokens and prices (of the priced responses)"))
+        .opt("recorded_cost_usd", Schema.number("The agents' own figure for the responses that have one; absent"
+            + " when none has"))
+        .opt("cost_difference_usd", Schema.number("Recorded minus calculated cost of those responses; absent when"
+            + " none has a recorded cost"))
         .req("unpriced_responses", Schema.integer("Responses whose model has no price"))
         .opt("models", Schema.array("With breakdown: the row's models, summing to the row", part))
         .build();
@@ -201,6 +214,7 @@ final class HistoryTools {
     Map<String, Object> out = Schema.object()
         .req("by", Schema.string(null))
         .req("timezone", Schema.string(null))
+        .req("mode", Schema.oneOf("Which cost cost_usd is", List.of("auto", "calculate", "display")))
         .req("rows", Schema.array(null, row))
         .req("total", row)
         .opt("blocks", Schema.array("With by=block", block))
@@ -229,13 +243,16 @@ final class HistoryTools {
             q = UsageQuery.of(by).zone(zone).between(since, untilText == null ? null : UsageQuery.parseDate(untilText))
                 .project(args.optString("project")).provider(provider == null ? null : Provider.parse(provider))
                 .session(args.optString("session")).model(args.optString("model")).breakdown(args.flag("breakdown"))
-                .descending("desc".equals(args.choice("order", List.of("asc", "desc"), "asc")));
+                .descending("desc".equals(args.choice("order", List.of("asc", "desc"), "asc")))
+                .mode(dev.agentdesk.transcripts.CostMode.parse(args.choice("mode", List.of("auto", "calculate",
+                    "display"), "auto")));
           } catch (IllegalArgumentException e) {
             throw args.bad(e.getMessage());
           }
           PriceFiles.Loaded prices = history.prices();
           UsageReport report = history.read(h -> h.usageReport(q, prices.table()));
-          ObjectNode result = Jsons.object().put("by", byName).put("timezone", q.zone().getId());
+          ObjectNode result = Jsons.object().put("by", byName).put("timezone", q.zone().getId())
+              .put("mode", q.mode().id());
           ArrayNode rows = result.putArray("rows");
           for (UsageRow u : report.rows()) {
             ObjectNode r = row(u);
@@ -283,6 +300,11 @@ final class HistoryTools {
         .put("cache_read_tokens", u.usage().cacheRead()).put("cache_creation_tokens", u.usage().cacheCreation());
     if (u.responses() == 0 || u.hasCost()) {
       o.put("cost_usd", Math.round(u.costUsd() * 1e6) / 1e6);
+    }
+    o.put("calculated_cost_usd", Math.round(u.calculatedUsd() * 1e6) / 1e6);
+    if (u.recordedUsd() != null) {
+      o.put("recorded_cost_usd", Math.round(u.recordedUsd() * 1e6) / 1e6)
+          .put("cost_difference_usd", Math.round(u.differenceUsd() * 1e6) / 1e6);
     }
     return o.put("unpriced_responses", u.unpricedResponses());
   }

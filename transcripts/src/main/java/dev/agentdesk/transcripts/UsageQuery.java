@@ -16,14 +16,24 @@ import java.time.ZoneId;
  * @param model only responses of this model (as the transcript names it), or null
  * @param breakdown also per-model rows inside each row ({@link UsageReport#breakdown()})
  * @param descending rows in descending key order (newest period first)
+ * @param mode which cost {@code costUsd} is ({@link CostMode}; the default {@code AUTO})
  */
 public record UsageQuery(UsageGrouping by, ZoneId zone, LocalDate since, LocalDate until, String project,
-    Provider provider, String session, String model, boolean breakdown, boolean descending) {
+    Provider provider, String session, String model, boolean breakdown, boolean descending, CostMode mode) {
 
   public UsageQuery {
-    if (by == null || zone == null) {
-      throw new IllegalArgumentException("a usage query needs a grouping and a time zone");
+    if (by == null || zone == null || mode == null) {
+      throw new IllegalArgumentException("a usage query needs a grouping, a time zone and a cost mode");
     }
+  }
+
+  public UsageQuery(UsageGrouping by, ZoneId zone, LocalDate since, LocalDate until, String project,
+      Provider provider, String session, String model, boolean breakdown, boolean descending) {
+    this(by, zone, since, until, project, provider, session, model, breakdown, descending, CostMode.AUTO);
+  }
+
+  public UsageQuery mode(CostMode m) {
+    return new UsageQuery(by, zone, since, until, project, provider, session, model, breakdown, descending, m);
   }
 
   /** Everything, grouped by {@code by}, days in UTC. */
@@ -32,35 +42,35 @@ public record UsageQuery(UsageGrouping by, ZoneId zone, LocalDate since, LocalDa
   }
 
   public UsageQuery zone(ZoneId z) {
-    return new UsageQuery(by, z, since, until, project, provider, session, model, breakdown, descending);
+    return new UsageQuery(by, z, since, until, project, provider, session, model, breakdown, descending, mode);
   }
 
   public UsageQuery between(LocalDate from, LocalDate to) {
-    return new UsageQuery(by, zone, from, to, project, provider, session, model, breakdown, descending);
+    return new UsageQuery(by, zone, from, to, project, provider, session, model, breakdown, descending, mode);
   }
 
   public UsageQuery project(String p) {
-    return new UsageQuery(by, zone, since, until, p, provider, session, model, breakdown, descending);
+    return new UsageQuery(by, zone, since, until, p, provider, session, model, breakdown, descending, mode);
   }
 
   public UsageQuery provider(Provider p) {
-    return new UsageQuery(by, zone, since, until, project, p, session, model, breakdown, descending);
+    return new UsageQuery(by, zone, since, until, project, p, session, model, breakdown, descending, mode);
   }
 
   public UsageQuery session(String id) {
-    return new UsageQuery(by, zone, since, until, project, provider, id, model, breakdown, descending);
+    return new UsageQuery(by, zone, since, until, project, provider, id, model, breakdown, descending, mode);
   }
 
   public UsageQuery model(String m) {
-    return new UsageQuery(by, zone, since, until, project, provider, session, m, breakdown, descending);
+    return new UsageQuery(by, zone, since, until, project, provider, session, m, breakdown, descending, mode);
   }
 
   public UsageQuery breakdown(boolean b) {
-    return new UsageQuery(by, zone, since, until, project, provider, session, model, b, descending);
+    return new UsageQuery(by, zone, since, until, project, provider, session, model, b, descending, mode);
   }
 
   public UsageQuery descending(boolean d) {
-    return new UsageQuery(by, zone, since, until, project, provider, session, model, breakdown, d);
+    return new UsageQuery(by, zone, since, until, project, provider, session, model, breakdown, d, mode);
   }
 
   /**

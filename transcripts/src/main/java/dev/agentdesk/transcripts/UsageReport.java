@@ -17,10 +17,12 @@ import java.util.Map;
  *     breakdown (empty otherwise); each row's models sum to the row
  * @param blocks for a report {@linkplain UsageGrouping#BLOCK by block}, the blocks in the order of
  *     {@code rows} (the row of a block is keyed by its start); empty for every other grouping
+ * @param mode which cost the rows' {@code costUsd} is
  */
 public record UsageReport(UsageGrouping by, List<UsageRow> rows, UsageRow total, String pricesSource,
     String pricesVersion, String pricesPublished, long rejectedResponses, String newestDay, List<String> warnings,
-    Map<String, Double> recordedCostUsd, Map<String, List<UsageRow>> breakdown, List<UsageBlock> blocks) {
+    Map<String, Double> recordedCostUsd, Map<String, List<UsageRow>> breakdown, List<UsageBlock> blocks,
+    CostMode mode) {
   public UsageReport {
     rows = List.copyOf(rows);
     warnings = List.copyOf(warnings);
@@ -34,7 +36,15 @@ public record UsageReport(UsageGrouping by, List<UsageRow> rows, UsageRow total,
       String pricesVersion, String pricesPublished, long rejectedResponses, String newestDay, List<String> warnings,
       Map<String, Double> recordedCostUsd) {
     this(by, rows, total, pricesSource, pricesVersion, pricesPublished, rejectedResponses, newestDay, warnings,
-        recordedCostUsd, Map.of(), List.of());
+        recordedCostUsd, Map.of(), List.of(), CostMode.CALCULATE);
+  }
+
+  /**
+   * Whether a row's {@code costUsd} is a figure to show: always in {@link CostMode#DISPLAY} (0 where
+   * nothing was recorded), else unless every response of the row lacked a price.
+   */
+  public boolean costShown(UsageRow r) {
+    return mode == CostMode.DISPLAY || r.responses() == 0 || r.hasCost();
   }
 
   /** The block active at {@code now}, if any. */

@@ -3,6 +3,7 @@ package dev.agentdesk.transcripts;
 import dev.agentdesk.transcripts.cost.ModelPrice;
 import dev.agentdesk.transcripts.cost.PriceTable;
 import dev.agentdesk.transcripts.cost.Rates;
+import dev.agentdesk.transcripts.records.RecordedCost;
 import dev.agentdesk.transcripts.records.TokenUsage;
 import dev.agentdesk.transcripts.store.TranscriptStore;
 import java.time.Instant;
@@ -43,6 +44,10 @@ final class UsageReports {
     long cacheWrite;
     long cacheWrite1h;
     double cost;
+    double calculated;
+    double recorded;
+    double recordedCalculated;
+    boolean hasRecorded;
     long unpriced;
     final Set<String> unpricedModels = new TreeSet<>();
 
@@ -63,13 +68,31 @@ final class UsageReports {
       cacheWrite += o.cacheWrite;
       cacheWrite1h += o.cacheWrite1h;
       cost += o.cost;
+      addFigures(o);
       unpriced += o.unpriced;
       unpricedModels.addAll(o.unpricedModels);
     }
 
+    /** The calculated and recorded figures of {@code o} (its cost, tokens and counts stay). */
+    void addFigures(Acc o) {
+      calculated += o.calculated;
+      recorded += o.recorded;
+      recordedCalculated += o.recordedCalculated;
+      hasRecorded |= o.hasRecorded;
+    }
+
+    void figures(double calc, Double share) {
+      calculated += calc;
+      if (share != null) {
+        hasRecorded = true;
+        recorded += share;
+        recordedCalculated += calc;
+      }
+    }
+
     UsageRow row(String key) {
       return new UsageRow(key, responses, new TokenUsage(input, output, cacheRead, cacheWrite, cacheWrite1h), cost,
-          unpriced, List.copyOf(unpricedModels));
+          unpriced, List.copyOf(unpricedModels), calculated, hasRecorded ? recorded : null, recordedCalculated);
     }
   }
 
@@ -81,13 +104,21 @@ final class UsageReports {
     final Map<String, Optional<ModelPrice>> models = new HashMap<>();
     final Set<String> rejectedSessions = new TreeSet<>();
     final UsageBlocks blocks = new UsageBlocks();
+    /** Sessions whose agent recorded their cost, and the weights that spread it over their responses. */
+    final Map<String, RecordedCost> recordedCosts;
+    final Map<String, Weights> weights = new HashMap<>();
+    /** Kept responses of sessions with a recorded cost, placed once every weight is known. */
+    final List<Item> deferred = new ArrayList<>();
+    /** By block: each placed response's time and figures, to give block rows theirs. */
+    final List<Object[]> blockFigures = new ArrayList<>();
     long rejected;
     long untimed;
     String newestDay;
 
-    Builder(UsageQuery q, PriceTable prices) {
+    Builder(UsageQuery q, PriceTable prices, Map<String, RecordedCost> recordedCosts) {
       this.q = q;
       this.prices = prices;
+      this.recordedCosts = recordedCosts;
     }
 
     /**
@@ -96,23 +127,25 @@ final class UsageReports {
      */
     void add(String sessionId, String source, String project, String uuid, String day, Instant at, String model,
         long responses, TokenUsage u, long context) {
-      if (q.provider() != null && !q.provider().id().equals(source)
+      boolean kept = !(q.provider() != null && !q.provider().id().equals(source)
           || q.project() != null && !q.project().equals(project)
-          || q.model() != null && !q.model().equals(model)) {
-        return;
-      }
+          || q.model() != null && !q.model().equals(model));
       LocalDate local = at != null ? at.atZone(q.zone()).toLocalDate() : utcDay(day);
-      if ((q.since() != null || q.until() != null) && (local == null
+      if (kept && (q.since() != null || q.until() != null) && (local == null
           || q.since() != null && local.isBefore(q.since()) || q.until() != null && local.isAfter(q.until()))) {
+        kept = false;
+      }
+      // A session's recorded cost is spread over all its responses, kept or not: they are weighed too.
+      boolean withRecorded = recordedCosts.containsKey(sessionId);
+      if (!kept && !withRecorded) {
         return;
       }
       if (context < 0) {
-        rejected += responses;
-        rejectedSessions.add(sessionId);
+        if (kept) {
+          rejected += responses;
+          rejectedSessions.add(sessionId);
+        }
         return;
-      }
-      if (!day.isEmpty() && (newestDay == null || day.compareTo(newestDay) > 0)) {
-        newestDay = day;
       }
       String modelKey = model.isEmpty() ? "unknown" : model;
       Optional<ModelPrice> price = model.isEmpty() ? Optional.empty() : models.computeIfAbsent(model, prices::find);
@@ -124,31 +157,72 @@ final class UsageReports {
       } else if (!u.isZero()) {
         unpriced = true;
       }
+      long tokens = u.input() + u.output() + u.cacheRead() + u.cacheCreation();
+      if (withRecorded) {
+        weights.computeIfAbsent(sessionId, k -> new Weights()).add(model, cost, tokens, responses);
+      }
+      if (!kept) {
+        return;
+      }
+      if (!day.isEmpty() && (newestDay == null || day.compareTo(newestDay) > 0)) {
+        newestDay = day;
+      }
+      Item item = new Item(sessionId, source, project, uuid, local, at, model, modelKey, responses, u, cost, unpriced,
+          tokens);
+      if (withRecorded) {
+        deferred.add(item);
+      } else {
+        place(item, null);
+      }
+    }
+
+    /** The deferred responses, each with its share of its session's recorded cost. */
+    void placeDeferred() {
+      for (Item i : deferred) {
+        place(i, weights.get(i.sessionId()).share(recordedCosts.get(i.sessionId()), i));
+      }
+      deferred.clear();
+    }
+
+    /** Sums one kept response (or aggregate) into its group; {@code share} is its part of a recorded cost, or null. */
+    private void place(Item i, Double share) {
+      double shown = switch (q.mode()) {
+        case CALCULATE -> i.cost();
+        case AUTO -> share != null ? share : i.cost();
+        case DISPLAY -> share != null ? share : 0;
+      };
+      // Without a price the cost is missing only where the calculated figure is the one shown.
+      boolean unpriced = i.unpriced() && (q.mode() == CostMode.CALCULATE || q.mode() == CostMode.AUTO && share == null);
       if (q.by() == UsageGrouping.BLOCK) {
-        if (at == null) {
-          untimed += responses;
+        if (i.at() == null) {
+          untimed += i.responses();
         } else {
-          blocks.add(at, responses, u, cost, unpriced, modelKey);
+          blocks.add(i.at(), i.responses(), i.u(), shown, unpriced, i.modelKey());
+          blockFigures.add(new Object[] {i.at(), i.cost(), share});
         }
         return;
       }
+      LocalDate local = i.local();
       String key = switch (q.by()) {
         case DAY -> local == null ? "unknown" : local.toString();
         case WEEK -> local == null ? "unknown"
             : String.format(java.util.Locale.ROOT, "%d-W%02d", local.get(IsoFields.WEEK_BASED_YEAR),
                 local.get(IsoFields.WEEK_OF_WEEK_BASED_YEAR));
         case MONTH -> local == null ? "unknown" : local.toString().substring(0, 7);
-        case SESSION -> sessionId;
-        case MODEL -> modelKey;
-        case PROVIDER -> source;
-        case PROJECT -> project == null || project.isBlank() ? "unknown" : project;
-        case RESPONSE -> sessionId + " " + uuid;
+        case SESSION -> i.sessionId();
+        case MODEL -> i.modelKey();
+        case PROVIDER -> i.source();
+        case PROJECT -> i.project() == null || i.project().isBlank() ? "unknown" : i.project();
+        case RESPONSE -> i.sessionId() + " " + i.uuid();
         case BLOCK -> throw new IllegalStateException();
       };
-      add(groups.computeIfAbsent(key, k -> new Acc()), responses, u, cost, unpriced, modelKey);
+      Acc g = groups.computeIfAbsent(key, k -> new Acc());
+      add(g, i.responses(), i.u(), shown, unpriced, i.modelKey());
+      g.figures(i.cost(), share);
       if (q.breakdown()) {
-        add(parts.computeIfAbsent(key, k -> new TreeMap<>()).computeIfAbsent(modelKey, k -> new Acc()), responses,
-            u, cost, unpriced, modelKey);
+        Acc part = parts.computeIfAbsent(key, k -> new TreeMap<>()).computeIfAbsent(i.modelKey(), k -> new Acc());
+        add(part, i.responses(), i.u(), shown, unpriced, i.modelKey());
+        part.figures(i.cost(), share);
       }
     }
 
@@ -168,9 +242,14 @@ final class UsageReports {
       List<UsageBlock> blockList = new ArrayList<>();
       if (q.by() == UsageGrouping.BLOCK) {
         blockList.addAll(blocks.blocks());
-        for (UsageBlock b : blockList) {
+        List<Acc> figures = blockFigures(blockList);
+        for (int n = 0; n < blockList.size(); n++) {
+          UsageBlock b = blockList.get(n);
+          Acc f = figures.get(n);
           rows.add(new UsageRow(b.start().atZone(q.zone()).toOffsetDateTime().toString(), b.responses(), b.usage(),
-              b.costUsd(), b.unpricedResponses(), blocks.unpricedModels(b)));
+              b.costUsd(), b.unpricedResponses(), blocks.unpricedModels(b), f.calculated,
+              f.hasRecorded ? f.recorded : null, f.recordedCalculated));
+          total.addFigures(f);
         }
         blocks.totalInto(total);
       } else {
@@ -209,7 +288,72 @@ final class UsageReports {
             + " not known; refresh it with 'agentdesk prices update --from FILE'");
       }
       return new UsageReport(q.by(), rows, total.row("total"), prices.source(), prices.version(), prices.published(),
-          rejected, newestDay, warnings, recorded, breakdown, blockList);
+          rejected, newestDay, warnings, recorded, breakdown, blockList, q.mode());
+    }
+
+    /** Each block's calculated and recorded figures, from the responses placed in it (blocks are disjoint, in time order). */
+    private List<Acc> blockFigures(List<UsageBlock> list) {
+      List<Acc> out = new ArrayList<>();
+      TreeMap<Instant, Integer> starts = new TreeMap<>();
+      for (int n = 0; n < list.size(); n++) {
+        out.add(new Acc());
+        starts.put(list.get(n).start(), n);
+      }
+      for (Object[] f : blockFigures) {
+        Instant at = (Instant) f[0];
+        Map.Entry<Instant, Integer> e = starts.floorEntry(at);
+        if (e != null && at.isBefore(list.get(e.getValue()).end())) {
+          out.get(e.getValue()).figures((Double) f[1], (Double) f[2]);
+        }
+      }
+      return out;
+    }
+  }
+
+  /** A kept response (or aggregate row) waiting to be placed. */
+  record Item(String sessionId, String source, String project, String uuid, LocalDate local, Instant at, String model,
+      String modelKey, long responses, TokenUsage u, double cost, boolean unpriced, long tokens) {}
+
+  /**
+   * How one session's recorded cost is spread over its responses. The agents record a session's cost
+   * (and, Claude Code and OpenCode, each model's part), not each response's: a model's part goes to
+   * that model's responses and the rest (a model with no response in the transcript, such as Claude
+   * Code's title calls, or a total without parts) to all the session's responses, each in proportion
+   * to its calculated cost; by tokens where nothing could be priced, by count where there are no
+   * tokens. Every response of the session is weighed, kept by the query's filters or not, so a
+   * filtered report holds the filtered responses' share.
+   */
+  static final class Weights {
+    final Map<String, double[]> byModel = new HashMap<>();
+    final double[] all = new double[3];
+
+    void add(String model, double cost, long tokens, long responses) {
+      double[] m = byModel.computeIfAbsent(model, k -> new double[3]);
+      m[0] += cost;
+      m[1] += tokens;
+      m[2] += responses;
+      all[0] += cost;
+      all[1] += tokens;
+      all[2] += responses;
+    }
+
+    double share(RecordedCost rc, Item i) {
+      double rest = rc.totalUsd();
+      double share = 0;
+      for (RecordedCost.ModelCost m : rc.models()) {
+        double[] w = byModel.get(m.model());
+        if (m.costUsd() != null && w != null) {
+          rest -= m.costUsd();
+          if (m.model().equals(i.model())) {
+            share += m.costUsd() * fraction(i, w);
+          }
+        }
+      }
+      return share + rest * fraction(i, all);
+    }
+
+    private static double fraction(Item i, double[] w) {
+      return w[0] > 0 ? i.cost() / w[0] : w[1] > 0 ? i.tokens() / w[1] : w[2] > 0 ? i.responses() / w[2] : 0;
     }
   }
 
@@ -242,7 +386,7 @@ final class UsageReports {
   }
 
   static UsageReport build(TranscriptStore store, UsageQuery q, PriceTable prices, String sessionId) {
-    Builder b = new Builder(q, prices);
+    Builder b = new Builder(q, prices, store.recordedCostDetails(sessionId));
     long[] bounds = TranscriptStore.contextBounds();
     Set<Long> boundSet = new TreeSet<>();
     for (long x : bounds) {
@@ -257,6 +401,7 @@ final class UsageReports {
       store.forEachUsageTotal(sessionId, t -> b.add(t.sessionId(), t.source(), t.project(), null, t.day(), null,
           t.model(), t.responses(), t.usage(), t.bucket() < 0 ? -1 : t.bucket() == 0 ? 0 : bounds[t.bucket() - 1] + 1));
     }
+    b.placeDeferred();
     Map<String, Double> recorded = new HashMap<>();
     if (q.by() == UsageGrouping.SESSION) {
       store.recordedCosts(sessionId).forEach((id, usd) -> {

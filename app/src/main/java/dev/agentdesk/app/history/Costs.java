@@ -44,20 +44,38 @@ public final class Costs {
     return usd(r.costUsd()) + (r.fullyPriced() ? "" : "+");
   }
 
-  /** {@code cost_usd} (null when nothing was priced), {@code unpriced_responses} and {@code unpriced_models}. */
+  /**
+   * {@code cost_usd} (by the report's mode; null when nothing was priced), {@code calculated_cost_usd},
+   * {@code recorded_cost_usd} and {@code cost_difference_usd} (recorded minus calculated of the same
+   * responses; both null when no response of the row has a recorded cost), {@code unpriced_responses}
+   * and {@code unpriced_models}.
+   */
   public static void put(ObjectNode o, UsageRow r) {
     if (r.responses() > 0 && !r.hasCost()) {
       o.putNull("cost_usd");
     } else {
-      o.put("cost_usd", Math.round(r.costUsd() * 1e6) / 1e6);
+      o.put("cost_usd", round(r.costUsd()));
+    }
+    o.put("calculated_cost_usd", round(r.calculatedUsd()));
+    if (r.recordedUsd() == null) {
+      o.putNull("recorded_cost_usd");
+      o.putNull("cost_difference_usd");
+    } else {
+      o.put("recorded_cost_usd", round(r.recordedUsd()));
+      o.put("cost_difference_usd", round(r.differenceUsd()));
     }
     o.put("unpriced_responses", r.unpricedResponses());
     ArrayNode models = o.putArray("unpriced_models");
     r.unpricedModels().forEach(models::add);
   }
 
+  static double round(double usd) {
+    return Math.round(usd * 1e6) / 1e6;
+  }
+
   /** The report's price source, warnings and rejected count, as the JSON and the API give them. */
   public static void putReport(ObjectNode o, UsageReport report) {
+    o.put("mode", report.mode().id());
     o.putObject("prices").put("source", report.pricesSource()).put("version", report.pricesVersion())
         .put("published", report.pricesPublished());
     o.put("rejected_responses", report.rejectedResponses());

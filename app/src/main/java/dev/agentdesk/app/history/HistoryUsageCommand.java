@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentdesk.app.cli.HistoryCommand;
 import dev.agentdesk.app.cli.UserError;
+import dev.agentdesk.transcripts.CostMode;
 import dev.agentdesk.transcripts.Provider;
 import dev.agentdesk.transcripts.UsageGrouping;
 import dev.agentdesk.transcripts.UsageQuery;
@@ -94,6 +95,13 @@ public final class HistoryUsageCommand implements Callable<Integer> {
   @Option(names = "--now", hidden = true, paramLabel = "INSTANT", description = "The time of the active block (tests)")
   String now;
 
+  @Option(names = "--mode", paramLabel = "auto|calculate|display", defaultValue = "auto",
+      description = {"Which cost cost_usd is (default ${DEFAULT-VALUE}): auto, the cost the agent recorded where it"
+          + " recorded one (Claude Code's cost-state, OpenCode's per-message cost), else calculated;",
+          "calculate, always from tokens and prices; display, only the recorded cost (0 where none). Where a"
+              + " recorded cost exists the calculated one, the recorded one and their difference are shown beside"})
+  String mode;
+
   @Option(names = "--limits", description = {"Instead of the usage: each provider's latest known usage windows (how"
       + " full, how long, when they reset), as Codex's rollouts and supervised terminals reported them",
       "(--provider keeps one provider's; times in --timezone)"})
@@ -134,7 +142,7 @@ public final class HistoryUsageCommand implements Callable<Integer> {
       UsageQuery q = UsageQuery.of(by).zone(timezone == null ? ZoneId.systemDefault() : UsageQuery.parseZone(timezone))
           .between(since == null ? null : UsageQuery.parseDate(since), until == null ? null : UsageQuery.parseDate(until))
           .project(project).provider(provider == null ? null : Provider.parse(provider)).session(session).model(model)
-          .breakdown(breakdown).descending(order.equalsIgnoreCase("desc"));
+          .breakdown(breakdown).descending(order.equalsIgnoreCase("desc")).mode(CostMode.parse(mode));
       if (q.since() != null && q.until() != null && q.until().isBefore(q.since())) {
         throw new UserError("--until " + until + " is before --since " + since);
       }
@@ -187,14 +195,9 @@ public final class HistoryUsageCommand implements Callable<Integer> {
       ObjectNode o = m.createObjectNode();
       o.put("by", name).put("timezone", q.zone().getId());
       ArrayNode a = o.putArray("rows");
-      boolean bySession = by == UsageGrouping.SESSION;
       for (UsageRow r : report.rows()) {
         ObjectNode row = a.addObject().put("key", r.key());
         row(row, r);
-        if (bySession) {
-          // the agent's own figure beside the calculated one (null when it records none)
-          row.put("recorded_cost_usd", report.recordedCostUsd().get(r.key()));
-        }
         List<UsageRow> parts = report.breakdown().get(r.key());
         if (parts != null) {
           ArrayNode models = row.putArray("models");
@@ -205,9 +208,6 @@ public final class HistoryUsageCommand implements Callable<Integer> {
       }
       ObjectNode total = o.putObject("total");
       row(total, report.total());
-      if (bySession) {
-        total.put("recorded_cost_usd", report.recordedCostTotal());
-      }
       if (by == UsageGrouping.BLOCK) {
         UsageBlocksView.put(o, report, at, limit);
       }
@@ -219,17 +219,26 @@ public final class HistoryUsageCommand implements Callable<Integer> {
       prices(out, report);
     } else {
       int width = by == UsageGrouping.SESSION || by == UsageGrouping.RESPONSE ? 40 : 28;
-      boolean recorded = by == UsageGrouping.SESSION && !report.recordedCostUsd().isEmpty();
-      out.printf("%-" + width + "s %9s %14s %14s %16s %16s %12s" + (recorded ? " %14s" : "") + "%n", name,
-          "responses", "input", "output", "cache read", "cache creation", "cost_usd", "recorded_usd");
+      // where an agent recorded a cost: the calculated and the recorded cost and their difference beside
+      boolean recorded = report.total().recordedUsd() != null;
+      out.printf("%-" + width + "s %9s %14s %14s %16s %16s %12s" + (recorded ? " %14s %14s %12s" : "") + "%n", name,
+          "responses", "input", "output", "cache read", "cache creation", "cost_usd", "calculated", "recorded_usd",
+          "difference");
       for (UsageRow r : report.rows()) {
-        line(out, width, r.key(), r, recorded ? report.recordedCostUsd().get(r.key()) : null, recorded, "");
+        line(out, width, r.key(), r, recorded, "");
         for (UsageRow p : report.breakdown().getOrDefault(r.key(), List.of())) {
-          line(out, width, p.key(), p, null, false, "  ");
+          line(out, width, p.key(), p, recorded, "  ");
         }
       }
-      line(out, width, "total", report.total(), report.recordedCostTotal(), recorded, "");
+      line(out, width, "total", report.total(), recorded, "");
       prices(out, report);
+      if (recorded) {
+        out.printf("cost_usd: %s%n", switch (report.mode()) {
+          case AUTO -> "the agent's recorded cost where it recorded one, else calculated (--mode auto)";
+          case CALCULATE -> "calculated from tokens and prices (--mode calculate)";
+          case DISPLAY -> "the agent's recorded cost only, $0 where none (--mode display)";
+        });
+      }
     }
     out.flush();
   }
@@ -265,13 +274,21 @@ public final class HistoryUsageCommand implements Callable<Integer> {
     Costs.put(o, r);
   }
 
-  /** One table row; {@code withRecorded} adds the agent's own figure ("-" when it records none). */
-  private static void line(PrintWriter out, int width, String key, UsageRow r, Double recordedUsd,
-      boolean withRecorded, String indent) {
+  /**
+   * One table row; {@code withRecorded} adds the calculated cost, the agents' own figure and the
+   * difference of the responses that have one ("-" where none has).
+   */
+  private static void line(PrintWriter out, int width, String key, UsageRow r, boolean withRecorded, String indent) {
     TokenUsage u = r.usage();
+    String extra = "";
+    if (withRecorded) {
+      Double diff = r.differenceUsd();
+      extra = String.format(Locale.ROOT, " %14s %14s %12s", Costs.usd(r.calculatedUsd()),
+          r.recordedUsd() == null ? "-" : Costs.usd(r.recordedUsd()),
+          diff == null ? "-" : (diff < 0 ? "-" : "+") + Costs.usd(Math.abs(diff)));
+    }
     out.printf("%-" + width + "s %9d %14d %14d %16d %16d %12s%s%n",
         indent + HistorySupport.shorten(key, width - indent.length()), r.responses(),
-        u.input(), u.output(), u.cacheRead(), u.cacheCreation(), Costs.cell(r),
-        withRecorded ? String.format(Locale.ROOT, " %14s", recordedUsd == null ? "-" : Costs.usd(recordedUsd)) : "");
+        u.input(), u.output(), u.cacheRead(), u.cacheCreation(), Costs.cell(r), extra);
   }
 }

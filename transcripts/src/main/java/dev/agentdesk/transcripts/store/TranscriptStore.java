@@ -479,6 +479,19 @@ public final class TranscriptStore implements AutoCloseable {
     return out;
   }
 
+  /** The agent's own figure of each session's cost, whole (of one session if {@code sessionId} is not null). */
+  public Map<String, dev.agentdesk.transcripts.records.RecordedCost> recordedCostDetails(String sessionId) {
+    Map<String, dev.agentdesk.transcripts.records.RecordedCost> out = new java.util.HashMap<>();
+    usageRows("SELECT id, recorded_cost FROM sessions WHERE recorded_cost IS NOT NULL"
+        + (sessionId == null ? "" : " AND id = ?"), sessionId, rs -> {
+          dev.agentdesk.transcripts.records.RecordedCost c = RecordedCost.decode(rs.getString(2));
+          if (c != null) {
+            out.put(rs.getString(1), c);
+          }
+        });
+    return out;
+  }
+
   /**
    * One response that counts: the message whose copy of the usage is counted, with its timestamp as
    * the transcript wrote it (null when not asked for or unknown).

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentdesk.app.history.UsageBlocksView;
 import dev.agentdesk.app.serve.ServeException;
+import dev.agentdesk.transcripts.CostMode;
 import dev.agentdesk.transcripts.Provider;
 import dev.agentdesk.transcripts.TranscriptHistory;
 import dev.agentdesk.transcripts.UsageGrouping;
@@ -22,7 +23,7 @@ import java.util.function.Function;
 
 /**
  * {@code GET /api/history/usage}: the query parameters of {@code history usage} under the same
- * names (by, since, until, timezone, project, provider, session, model, breakdown, order,
+ * names (by, since, until, timezone, project, provider, session, model, breakdown, order, mode,
  * token_limit; and days, the last N days of by=day), answered by the same query.
  */
 final class UsageRoute {
@@ -69,7 +70,7 @@ final class UsageRoute {
       return UsageQuery.of(by).zone(zone).between(since, date(ctx, "until")).project(blank(ctx.queryParam("project")))
           .provider(provider == null ? null : Provider.parse(provider)).session(session)
           .model(blank(ctx.queryParam("model"))).breakdown("true".equals(ctx.queryParam("breakdown")))
-          .descending(order.equals("desc"));
+          .descending(order.equals("desc")).mode(CostMode.parse(param(ctx, "mode", "auto")));
     } catch (IllegalArgumentException e) {
       throw ServeException.badRequest(e.getMessage());
     }
@@ -103,6 +104,7 @@ final class UsageRoute {
     o.putObject("prices").put("source", report.pricesSource()).put("version", report.pricesVersion())
         .put("published", report.pricesPublished());
     o.put("rejected_responses", report.rejectedResponses());
+    o.put("mode", report.mode().id());
     ArrayNode warnings = o.putArray("warnings");
     prices.warnings().forEach(warnings::add);
     report.warnings().forEach(warnings::add);
@@ -114,14 +116,8 @@ final class UsageRoute {
         .put("output_tokens", u.usage().output()).put("cache_read_tokens", u.usage().cacheRead())
         .put("cache_creation_tokens", u.usage().cacheCreation())
         .put("cache_creation_1h_tokens", u.usage().cacheCreation1h());
-    if (u.responses() > 0 && !u.hasCost()) {
-      o.putNull("cost_usd");
-    } else {
-      o.put("cost_usd", Math.round(u.costUsd() * 1e6) / 1e6);
-    }
-    o.put("unpriced_responses", u.unpricedResponses());
-    ArrayNode models = o.putArray("unpriced_models");
-    u.unpricedModels().forEach(models::add);
+    // cost_usd by the mode, the calculated and recorded figures and their difference, unpriced counts
+    dev.agentdesk.app.history.Costs.put(o, u);
   }
 
   private static String param(Context ctx, String name, String fallback) {
