@@ -4,7 +4,7 @@ import java.util.Locale;
 
 /**
  * Which cost a usage report's {@code costUsd} is, as ccusage's {@code --mode}: the cost agentdesk
- * calculates from the tokens, or the cost the agent recorded itself (Claude Code's {@code cost-state},
+ * calculates from the tokens, or the cost the agent recorded itself (Claude Code's session cost on exit,
  * OpenCode's per-message cost). Both stay in every row either way ({@link UsageRow#calculatedUsd},
  * {@link UsageRow#recordedUsd}).
  */

@@ -16,7 +16,9 @@ import java.time.ZoneId;
  * @param model only responses of this model (as the transcript names it), or null
  * @param breakdown also per-model rows inside each row ({@link UsageReport#breakdown()})
  * @param descending rows in descending key order (newest period first)
- * @param mode which cost {@code costUsd} is ({@link CostMode}; the default {@code AUTO})
+ * @param mode which cost {@code costUsd} is ({@link CostMode}); {@code CALCULATE} unless set: the
+ *     commands, the API and MCP default to {@code AUTO} as ccusage does, library callers that want
+ *     agentdesk's own figure (an agent's cost, the status line) keep the calculated one
  */
 public record UsageQuery(UsageGrouping by, ZoneId zone, LocalDate since, LocalDate until, String project,
     Provider provider, String session, String model, boolean breakdown, boolean descending, CostMode mode) {
@@ -29,7 +31,7 @@ public record UsageQuery(UsageGrouping by, ZoneId zone, LocalDate since, LocalDa
 
   public UsageQuery(UsageGrouping by, ZoneId zone, LocalDate since, LocalDate until, String project,
       Provider provider, String session, String model, boolean breakdown, boolean descending) {
-    this(by, zone, since, until, project, provider, session, model, breakdown, descending, CostMode.AUTO);
+    this(by, zone, since, until, project, provider, session, model, breakdown, descending, CostMode.CALCULATE);
   }
 
   public UsageQuery mode(CostMode m) {
@@ -38,7 +40,8 @@ public record UsageQuery(UsageGrouping by, ZoneId zone, LocalDate since, LocalDa
 
   /** Everything, grouped by {@code by}, days in UTC. */
   public static UsageQuery of(UsageGrouping by) {
-    return new UsageQuery(by, java.time.ZoneOffset.UTC, null, null, null, null, null, null, false, false);
+    return new UsageQuery(by, java.time.ZoneOffset.UTC, null, null, null, null, null, null, false, false,
+        CostMode.CALCULATE);
   }
 
   public UsageQuery zone(ZoneId z) {

@@ -198,6 +198,9 @@ class ClaudeAgentLinesTest {
       h.importFrom(List.of(new Importer.Root(Provider.CLAUDE, Fixtures.claude21().getParent().getParent())),
           ImportListener.NONE);
       double calculated = h.usageReport(UsageGrouping.SESSION, PriceTable.bundled(), SESSION).total().costUsd();
+      // library callers get the calculated cost unless they ask for a mode; the CLI and API default to auto
+      assertThat(h.usageReport(UsageQuery.of(UsageGrouping.SESSION).session(SESSION).mode(CostMode.AUTO),
+          PriceTable.bundled()).total().costUsd()).isCloseTo(0.0693, within(1e-9));
       // agentdesk prices the 8 responses only; the agent also counted its title generator (haiku)
       assertThat(calculated).isCloseTo(0.045144, within(1e-9));
       assertThat(h.detail(SESSION).session().recordedCost().totalUsd()).isEqualTo(0.0693);

@@ -97,7 +97,7 @@ public final class HistoryUsageCommand implements Callable<Integer> {
 
   @Option(names = "--mode", paramLabel = "auto|calculate|display", defaultValue = "auto",
       description = {"Which cost cost_usd is (default ${DEFAULT-VALUE}): auto, the cost the agent recorded where it"
-          + " recorded one (Claude Code's cost-state, OpenCode's per-message cost), else calculated;",
+          + " recorded one (Claude Code's own session cost, OpenCode's per-message cost), else calculated;",
           "calculate, always from tokens and prices; display, only the recorded cost (0 where none). Where a"
               + " recorded cost exists the calculated one, the recorded one and their difference are shown beside"})
   String mode;

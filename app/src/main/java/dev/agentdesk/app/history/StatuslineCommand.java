@@ -164,18 +164,21 @@ public final class StatuslineCommand implements Callable<Integer> {
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(Math.max(50, timeoutMs / 3))).build();
     String tz = "&timezone=" + URLEncoder.encode(zone.getId(), StandardCharsets.UTF_8);
     LocalDate today = at.atZone(zone).toLocalDate();
-    JsonNode day = get(http, base, token, "api/history/usage?by=day&since=" + today + "&until=" + today + tz);
+    // agentdesk's own figures (mode=calculate), as from the database
+    JsonNode day = get(http, base, token, "api/history/usage?mode=calculate&by=day&since=" + today + "&until=" + today
+        + tz);
     if (day == null) {
       return null;
     }
     Double session = null;
     if (input.sessionId() != null) {
-      JsonNode s = get(http, base, token, "api/history/usage?by=session&session="
+      JsonNode s = get(http, base, token, "api/history/usage?mode=calculate&by=session&session="
           + URLEncoder.encode(input.sessionId(), StandardCharsets.UTF_8));
       session = s == null || s.path("total").path("responses").asLong() == 0 ? null
           : number(s.path("total").path("cost_usd"));
     }
-    JsonNode blocks = get(http, base, token, "api/history/usage?by=block&since=" + today.minusDays(1) + tz);
+    JsonNode blocks = get(http, base, token, "api/history/usage?mode=calculate&by=block&since=" + today.minusDays(1)
+        + tz);
     Long remaining = null;
     Double usdPerHour = null;
     Double tokensPerMinute = null;

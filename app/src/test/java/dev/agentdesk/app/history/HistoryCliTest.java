@@ -92,7 +92,9 @@ class HistoryCliTest {
     assertThat(bySession.get("rows").get(0).get("recorded_cost_usd").asDouble()).isEqualTo(0.25);
     assertThat(bySession.get("total").get("recorded_cost_usd").asDouble()).isEqualTo(0.25);
     CliRun table = run("history", "usage", "--by", "session", "--db", db.toString());
-    assertThat(table.out()).containsPattern("recorded_usd\n" + id + " +1 .* \\$0\\.0002 +\\$0\\.2500\n");
+    // --mode auto (the default): the agent's figure is the cost, the calculated one and the difference beside
+    assertThat(table.out()).containsPattern("recorded_usd +difference\n" + id
+        + " +1 .* \\$0\\.2500 +\\$0\\.0002 +\\$0\\.2500 +\\+\\$0\\.2498\n");
   }
 
   @Test
