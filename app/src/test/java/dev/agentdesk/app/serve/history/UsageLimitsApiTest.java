@@ -84,6 +84,26 @@ class UsageLimitsApiTest {
     }
   }
 
+  /** The usage endpoint's mode on the rollout (Codex records no cost of its own): display is $0, calculate the calculation. */
+  @Test
+  void theUsageEndpointTakesTheMode() {
+    JsonNode calc = s.get("/api/history/usage?by=model&mode=calculate").json();
+    assertThat(calc.get("mode").asText()).isEqualTo("calculate");
+    double calculated = calc.get("total").get("calculated_cost_usd").asDouble();
+    assertThat(calculated).isPositive();
+    assertThat(calc.get("total").get("cost_usd").asDouble()).isEqualTo(calculated);
+    assertThat(calc.get("total").get("recorded_cost_usd").isNull()).isTrue();
+    JsonNode auto = s.get("/api/history/usage?by=model").json();
+    assertThat(auto.get("mode").asText()).isEqualTo("auto");
+    assertThat(auto.get("total").get("cost_usd").asDouble()).isEqualTo(calculated);
+    JsonNode display = s.get("/api/history/usage?by=day&mode=display").json();
+    assertThat(display.get("total").get("cost_usd").asDouble()).isZero();
+    assertThat(display.get("total").get("calculated_cost_usd").asDouble()).isEqualTo(calculated);
+    var bad = s.get("/api/history/usage?mode=guess");
+    assertThat(bad.status()).isEqualTo(400);
+    assertThat(bad.json().get("message").asText()).contains("auto, calculate or display");
+  }
+
   private static JsonNode awaitLimits(String provider, int count) throws InterruptedException {
     Instant deadline = Instant.now().plus(Duration.ofSeconds(20));
     JsonNode last = null;
