@@ -55,8 +55,16 @@ export async function usagePage(view, params, health) {
   if (warnings.length) {
     view.append(h('div.card.usage-warnings#usage-warnings', warnings.map(w => h('p.muted', '⚠ ' + w))));
   }
+  // --mode auto (the API's default): the agents' own figure where they recorded one; both and the difference beside
+  const t = byModel.total;
+  const recorded = t.recorded_cost_usd === null || t.recorded_cost_usd === undefined ? null
+      : h('p.muted#usage-recorded', 'Recorded by the agents themselves (Claude Code, OpenCode) for part of it: ' + fmtUsd(t.recorded_cost_usd)
+          + ', where agentdesk calculates ' + fmtUsd(t.recorded_cost_usd - t.cost_difference_usd) + ' (difference '
+          + (t.cost_difference_usd < 0 ? '−' : '+') + fmtUsd(Math.abs(t.cost_difference_usd)) + '); calculated in all: '
+          + fmtUsd(t.calculated_cost_usd) + '.');
   view.append(h('div.card#usage-total', h('strong', 'Total cost: '), h('span#usage-total-cost', costText(byModel.total)),
-      h('span.muted', ' · ' + byModel.total.responses.toLocaleString() + ' responses · prices: ' + pricesText(byModel.prices))),
+      h('span.muted', ' · ' + byModel.total.responses.toLocaleString() + ' responses · prices: ' + pricesText(byModel.prices)),
+      recorded || ''),
       h('h2', 'Cost by day'), costDayChart(byDay.rows, days),
       h('h2', { style: 'margin-top:18px' }, 'Tokens by day'), dayChart(byDay.rows, kinds, days),
       h('div.usage-side',

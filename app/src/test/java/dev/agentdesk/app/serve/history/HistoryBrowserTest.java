@@ -53,7 +53,11 @@ class HistoryBrowserTest {
         java.nio.file.Files.writeString(live.resolve(session + ".jsonl"),
             HistoryFixtures.userLine(session, session + "-u", null, "recent work " + d, at)
             + HistoryFixtures.assistantLine(session, session + "-a", session + "-u", d == 0 ? "claude-opus-5" : "claude-sonnet-5",
-                "done " + d, at, 1200 + 500 * d, 300 + 200 * d));
+                "done " + d, at, 1200 + 500 * d, 300 + 200 * d)
+            // today's session ended cleanly: Claude Code's own figure of its cost
+            + (d == 0 ? "{\"type\":\"cost-state\",\"sessionId\":\"" + session + "\",\"totalCostUSD\":0.5,"
+                + "\"modelUsage\":{\"claude-opus-5\":{\"inputTokens\":1200,\"outputTokens\":300,\"costUSD\":0.5}}}\n"
+                : ""));
       }
       HistoryApiTest.awaitTrue(() -> s.get("/api/history/usage?by=day&days=2").json().get("rows").size() == 2, 20);
       b.open(s.page("#/usage"));
@@ -71,6 +75,10 @@ class HistoryBrowserTest {
       assertThat(limits).contains("codex · primary", "25%", "5h window", "codex · secondary", "20%", "7d window",
           "has reset", "by its transcript");
       assertThat(b.driver.findElements(By.cssSelector("#usage-limits rect.limit-fill"))).hasSize(2);
+      // --mode auto: the agent's $0.50 is in the total, the calculation and the difference beside it
+      assertThat(b.await(By.id("usage-recorded")).getText()).startsWith(
+          "Recorded by the agents themselves (Claude Code, OpenCode) for part of it: $0.5000, where agentdesk calculates $")
+          .contains("(difference +$0.");
       b.screenshot("usage");
       // by week: ISO weeks in the browser's time zone, the total the sum of the rows
       new org.openqa.selenium.support.ui.Select(b.await(By.id("usage-period"))).selectByValue("week");
