@@ -12,7 +12,7 @@ import java.util.Map;
  * @param newestDay the latest day with usage ({@code YYYY-MM-DD}), or null
  * @param recordedCostUsd by session id, the cost the agent itself recorded for the session, for the
  *     rows of a report {@linkplain UsageGrouping#SESSION by session} whose agent records one (empty
- *     for every other grouping): shown beside the calculated cost, never summed into it
+ *     for every other grouping), whole whatever the filters; each row's own share is {@link UsageRow#recordedUsd}
  * @param breakdown by row key, the row's per-model rows in model order, when the query asked for a
  *     breakdown (empty otherwise); each row's models sum to the row
  * @param blocks for a report {@linkplain UsageGrouping#BLOCK by block}, the blocks in the order of

@@ -31,7 +31,7 @@ class ProviderFieldsStayInAdaptersTest {
       "permission-mode", "queued_command",
       // Codex
       "session_meta", "response_item", "event_msg", "turn_context", "token_count", "cached_input_tokens",
-      "task_started", "task_complete", "function_call_output", "rollout-",
+      "task_started", "task_complete", "function_call_output", "rollout-", "resets_in_seconds", "primary_used_percent",
       // Gemini CLI
       "projectHash", "$rewindTo", "functionResponse", "displayContent", "\"toolCalls\"", "awaiting_approval",
       // Copilot CLI
