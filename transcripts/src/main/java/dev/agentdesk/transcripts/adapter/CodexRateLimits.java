@@ -9,17 +9,19 @@ import java.util.List;
 
 /**
  * The {@code rate_limits} of a Codex {@code token_count} event: the plan's windows (a 5-hour
- * {@code primary} and a weekly {@code secondary} in every rollout seen) as Codex last heard them
- * from its server. Shapes seen in real rollouts (0.2x to 0.169):
+ * {@code primary} and a weekly {@code secondary} in most rollouts; a weekly {@code primary} alone in
+ * 0.146 on a Pro plan) as Codex last heard them
+ * from its server. Shapes seen in the corpus:
  *
  * <ul>
  *   <li>{@code primary}/{@code secondary} objects with {@code used_percent}, {@code window_minutes}
- *       and {@code resets_at} (epoch seconds; 0.4x on), {@code resets_in_seconds} (relative to the
- *       line's time; earlier), or {@code reset_at} (one fixture's spelling);
- *   <li>flat {@code primary_used_percent}, {@code primary_window_minutes}, … without a reset (the
- *       earliest releases);
- *   <li>{@code rate_limits: null}, or a window that is {@code null} (a plan without that window);
- *   <li>from 0.13x a {@code limit_id} ({@code codex}) beside the windows; another id (a limit of
+ *       and {@code resets_at} (epoch seconds; rollouts of 0.53, 0.89, 0.93, 0.104, 0.129, 0.146),
+ *       {@code resets_in_seconds} (relative to the line's time), or {@code reset_at} (the spelling of
+ *       one fixture's {@code account/rateLimits/updated} event, which is not read: only token counts are);
+ *   <li>flat {@code primary_used_percent}, {@code primary_window_minutes}, … without a reset (like
+ *       {@code resets_in_seconds}, only in fixture lines whose version is trimmed);
+ *   <li>{@code rate_limits: null}, or a window that is {@code null} (0.77; a plan without that window);
+ *   <li>from 0.104 a {@code limit_id} ({@code codex}) beside the windows; another id (a limit of
  *       its own) names its windows {@code <limit_id> primary}.
  * </ul>
  *
