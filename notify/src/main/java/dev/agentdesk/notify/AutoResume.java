@@ -306,7 +306,8 @@ public final class AutoResume implements AutoCloseable {
     }
     e.handledLimits.add(v.limitText());
     Instant now = clock.instant();
-    Optional<Instant> reset = ResetTimes.resetAt(resetSource(v.limitText()), now.atZone(clock.getZone()));
+    // The whole limit text: a rate limit's own words, or "out of usage · resets X"; the rules find the reset in either.
+    Optional<Instant> reset = ResetTimes.resetAt(v.limitText(), now.atZone(clock.getZone()));
     if (reset.isEmpty()) {
       e.plan = new Plan(session, v.limitText(), null, null, Plan.State.SKIPPED,
           "the limit names no reset time", now);
@@ -318,11 +319,6 @@ public final class AutoResume implements AutoCloseable {
       LOG.info("auto-resume of {} scheduled for {} (reset {})", session, resumeAt, reset.get());
     }
     changed.accept(session);
-  }
-
-  /** A usage-exhausted view's text is "out of usage · resets X": X is the reset text. */
-  private static String resetSource(String limitText) {
-    return limitText;
   }
 
   private void tick() {

@@ -36,6 +36,8 @@ class ResetTimesTest {
       "You've hit your weekly limit · resets Jan 2 at 9am (UTC)¦2027-01-02T09:00:00Z",
       // the usage-exhausted event's bare reset text
       "8pm (Europe/Madrid)¦2026-12-01T19:00:00Z",
+      // and as auto-resume sees it (notify's SessionView.limitText of a usage-exhausted terminal)
+      "out of usage · resets 8pm (Europe/Madrid)¦2026-12-01T19:00:00Z",
   })
   void readsTheResetMoment(String text, String expected) {
     assertThat(ResetTimes.resetAt(text, SEEN)).as(text).contains(Instant.parse(expected));
