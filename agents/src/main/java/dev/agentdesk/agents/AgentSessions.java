@@ -322,11 +322,7 @@ public final class AgentSessions implements AutoCloseable {
   public void send(String id, String text) {
     PtySession pty = running(id);
     try {
-      if (!text.isEmpty()) {
-        pty.write(text);
-        Thread.sleep(40);
-      }
-      pty.sendKey(Key.ENTER);
+      pty.typeLine(text);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (SessionException e) {

@@ -1,6 +1,5 @@
 package dev.agentdesk.agents;
 
-import dev.agentdesk.terminal.session.Key;
 import dev.agentdesk.terminal.session.PtySession;
 import dev.agentdesk.terminal.session.SessionEvent;
 import dev.agentdesk.terminal.session.SessionException;
@@ -199,9 +198,7 @@ final class AgentSupervisor implements AutoCloseable {
     // A PTY write blocks while the child does not read: on its own thread, not the poller's.
     typist.execute(() -> {
       try {
-        pty.write(prompt);
-        Thread.sleep(40);
-        pty.sendKey(Key.ENTER);
+        pty.typeLine(prompt);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       } catch (SessionException e) {

@@ -1,7 +1,6 @@
 package dev.agentdesk.notify;
 
 import dev.agentdesk.terminal.parser.ResetTimes;
-import dev.agentdesk.terminal.session.Key;
 import dev.agentdesk.terminal.session.PtySession;
 import java.time.Clock;
 import java.time.Duration;
@@ -39,8 +38,6 @@ public final class AutoResume implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AutoResume.class);
   /** How often scheduled resumes are checked. */
   static final long TICK_MS = 200;
-  /** Pause between the text and Enter: Ink CLIs read a burst with CR in it as a paste. */
-  static final long ENTER_DELAY_MS = 40;
 
   /** What auto-resume needs of a session: its input turn, its screen, a way to type. */
   public interface Target {
@@ -74,13 +71,11 @@ public final class AutoResume implements AutoCloseable {
 
       @Override
       public void type(String text) {
-        pty.write(text);
         try {
-          Thread.sleep(ENTER_DELAY_MS);
+          pty.typeLine(text);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
         }
-        pty.sendKey(Key.ENTER);
       }
     };
   }

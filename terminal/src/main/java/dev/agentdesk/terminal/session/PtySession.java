@@ -229,6 +229,62 @@ public final class PtySession implements AutoCloseable {
     write(key.bytes());
   }
 
+  /** How long {@link #typeLine} waits for the program to show the typed text before it presses Enter anyway. */
+  static final long ECHO_WAIT_MS = 1_500;
+  /** The pause between the text shown and Enter, so that the two never reach the program in one read. */
+  static final long ENTER_GAP_MS = 40;
+  private static final int ECHO_TAIL = 8;
+
+  /**
+   * Types a line as a user does: the text, then Enter once the program has shown the text (at most
+   * {@link #ECHO_WAIT_MS} later). A TUI that gets text and Enter in one read takes them for a paste
+   * and keeps the Enter as part of the input, so the line is not submitted; a busy TUI reads late,
+   * and a fixed pause after the text does not keep the two apart. Blocks while the program does not
+   * read: call it on a thread of your own, never from a {@link SessionListener}.
+   *
+   * @throws SessionException when the session has ended
+   */
+  public void typeLine(String text) throws InterruptedException {
+    if (!text.isEmpty()) {
+      String tail = echoTail(text);
+      int before = tail.isEmpty() ? 0 : occurrences(tail);
+      write(text);
+      if (!tail.isEmpty()) {
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ECHO_WAIT_MS);
+        synchronized (lock) {
+          long left;
+          while (occurrencesLocked(tail) <= before && isRunning() && (left = end - System.nanoTime()) > 0) {
+            TimeUnit.NANOSECONDS.timedWait(lock, left);
+          }
+        }
+      }
+      Thread.sleep(ENTER_GAP_MS);
+    }
+    sendKey(Key.ENTER);
+  }
+
+  /** The last few characters of the text's last line, as a screen shows them (no control characters). */
+  static String echoTail(String text) {
+    String last = text.substring(text.lastIndexOf('\n') + 1).replaceAll("\\p{Cntrl}", "").strip();
+    int cps = last.codePointCount(0, last.length());
+    return cps <= ECHO_TAIL ? last : last.substring(last.offsetByCodePoints(0, cps - ECHO_TAIL)).strip();
+  }
+
+  private int occurrences(String tail) {
+    synchronized (lock) {
+      return occurrencesLocked(tail);
+    }
+  }
+
+  private int occurrencesLocked(String tail) {
+    String screen = core.screen().text();
+    int n = 0;
+    for (int i = screen.indexOf(tail); i >= 0; i = screen.indexOf(tail, i + tail.length())) {
+      n++;
+    }
+    return n;
+  }
+
   /**
    * Resizes the terminal; the child gets SIGWINCH. Output in the following resize grace is a
    * redraw and raises no new question.
@@ -418,6 +474,7 @@ public final class PtySession implements AutoCloseable {
           long now = clock.nowMillis();
           record(now, chunk, true);
           core.output(now, chunk, readTurn);
+          lock.notifyAll(); // a typeLine waiting for its echo
         });
       }
     } catch (IOException e) {
@@ -438,6 +495,9 @@ public final class PtySession implements AutoCloseable {
         ticker.cancel(false);
         releasePty();
         finished.countDown();
+        synchronized (lock) {
+          lock.notifyAll(); // a typeLine waiting for its echo: there will be none
+        }
       }
     }
   }

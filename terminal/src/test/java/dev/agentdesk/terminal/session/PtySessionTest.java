@@ -83,6 +83,54 @@ class PtySessionTest {
     }
   }
 
+  /**
+   * A TUI busy drawing reads late: text and an Enter written 40 ms apart reach it in one read, which
+   * it takes for a paste (the line is not submitted). typeLine presses Enter once the text is shown.
+   */
+  @Test
+  @org.junit.jupiter.api.Timeout(60)
+  void typeLineSubmitsTheLineToATuiThatReadsLate() throws Exception {
+    String tui = String.join("\n",
+        "import os, sys, time, tty",
+        "tty.setraw(0)",
+        "buf = b''",
+        "os.write(1, b'ready> ')",
+        "while True:",
+        "    time.sleep(0.4)  # drawing: input waits in the PTY meanwhile",
+        "    data = os.read(0, 1024)",
+        "    if data == b'\\r':",
+        "        os.write(1, b'\\r\\nSUBMIT:' + buf + b'\\r\\n'); break",
+        "    if b'\\r' in data:",
+        "        os.write(1, b'\\r\\nPASTE:' + data.replace(b'\\r', b'|') + b'\\r\\n'); break",
+        "    buf += data",
+        "    os.write(1, data)",
+        "");
+    Recorder late = new Recorder();
+    try (PtySession s = start(SessionSpec.of("python3", "-c", tui), late)) {
+      late.awaitOutput("ready>");
+      s.write("fixed pause");
+      Thread.sleep(PtySession.ENTER_GAP_MS);
+      s.sendKey(Key.ENTER);
+      assertThat(late.awaitOutput("PASTE:")).as("text and Enter in one read: the old way loses the Enter")
+          .contains("PASTE:fixed pause|");
+    }
+    Recorder rec = new Recorder();
+    try (PtySession s = start(SessionSpec.of("python3", "-c", tui), rec)) {
+      rec.awaitOutput("ready>");
+      s.typeLine("fix the bug");
+      assertThat(rec.awaitOutput("SUBMIT:")).contains("SUBMIT:fix the bug").doesNotContain("PASTE");
+      assertThat(s.waitFor()).isZero();
+    }
+  }
+
+  @Test
+  void echoTailIsTheEndOfTheLastLineAsAScreenShowsIt() {
+    assertThat(PtySession.echoTail("fix the bug")).isEqualTo("the bug");
+    assertThat(PtySession.echoTail("hi")).isEqualTo("hi");
+    assertThat(PtySession.echoTail("first line\nsecond\t")).isEqualTo("second");
+    assertThat(PtySession.echoTail("    ")).isEmpty();
+  }
+
   @Test
   void resizeReachesTheChildAsSigwinch() throws Exception {
     Recorder rec = new Recorder();
