@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
     subcommands = {
         ServeCommand.class,
         RuntimeCommand.class,
+        dev.agentdesk.app.sandbox.SandboxCommand.class,
         AciCommand.class,
         TermCommand.class,
         HistoryCommand.class,

@@ -48,9 +48,19 @@ public final class SandboxesArea implements ApiArea {
     this.events = events;
   }
 
-  /** The body of {@code POST /api/sandboxes}. */
-  public record NewSandbox(String url, String token, String name) {
+  /**
+   * The body of {@code POST /api/sandboxes}. {@code id} is optional: {@code agentdesk sandbox start}
+   * passes its own, so that scripts find the sandbox under the same id locally and here.
+   */
+  public record NewSandbox(String url, String token, String name, String id) {
+    public NewSandbox(String url, String token, String name) {
+      this(url, token, name, null);
+    }
+
     public NewSandbox {
+      if (id != null && !id.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,39}")) {
+        throw new IllegalArgumentException("id must be 1-40 letters, digits, '.', '_' or '-', got '" + id + "'");
+      }
       if (url == null || url.isBlank()) {
         throw new IllegalArgumentException("url is required, e.g. ws://127.0.0.1:7421");
       }
@@ -201,7 +211,10 @@ public final class SandboxesArea implements ApiArea {
     if (sandboxes.size() >= MAX_SANDBOXES) {
       throw new ServeException(ServeException.Reason.CONFLICT, "already " + MAX_SANDBOXES + " sandboxes; remove one first");
     }
-    String id = UUID.randomUUID().toString().substring(0, 8);
+    String id = req.id() != null ? req.id() : UUID.randomUUID().toString().substring(0, 8);
+    if (sandboxes.containsKey(id)) {
+      throw new ServeException(ServeException.Reason.CONFLICT, "a sandbox with id " + id + " is registered already");
+    }
     String name = req.name() == null || req.name().isBlank() ? URI.create(req.url()).getAuthority() : req.name().trim();
     Sandbox s = new Sandbox(id, name, req.url(), req.token());
     try {
@@ -209,7 +222,10 @@ public final class SandboxesArea implements ApiArea {
     } catch (AciClientException e) {
       throw upstream(e);
     }
-    sandboxes.put(id, s);
+    if (sandboxes.putIfAbsent(id, s) != null) {
+      s.close();
+      throw new ServeException(ServeException.Reason.CONFLICT, "a sandbox with id " + id + " is registered already");
+    }
     events.publish(new ServerEvent.SandboxesChanged());
     return s.json();
   }
