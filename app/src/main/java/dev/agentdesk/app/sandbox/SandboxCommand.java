@@ -149,8 +149,9 @@ public final class SandboxCommand implements Runnable {
       SandboxState state = spawnSupervisor(dir);
       PrintWriter out = cmd.commandLine().getOut();
       if (!"running".equals(state.state())) {
+        String logs = Supervisor.tail(dir.resolve(SandboxDirs.LOG));
         Registry.remove(dir);
-        throw new CommandLine.ExecutionException(cmd.commandLine(), "sandbox did not start: " + state.error());
+        throw new IOException("sandbox did not start: " + state.error() + (logs.isEmpty() ? "" : " (log: " + logs + ")"));
       }
       if (json) {
         out.println(Supervisor.json(state));

@@ -151,6 +151,12 @@ public final class ModelServer implements AutoCloseable {
       }
       Script script = match(asked);
       Reply reply = script == null ? DONE : reply(script, asked.step());
+      for (int depth = 0; reply instanceof Reply.FromRequest f; depth++) {
+        if (depth > 8) {
+          throw new IllegalStateException("a FromRequest reply built FromRequest replies eight times over");
+        }
+        reply = f.build().apply(body);
+      }
       record(new ModelRequest(dialect.name(), method, fullPath, headers, body, asked.model(), asked.stream(),
           asked.tools(), asked.prompt(), asked.step(), script == null ? null : script.marker(), reply));
       dialect.write(reply, asked.stream(), asked.model(), ex);

@@ -59,6 +59,18 @@ public sealed interface Reply {
     }
   }
 
+  /**
+   * A reply made when its request arrives, from that request's body: a tool call that uses what
+   * an earlier tool result said (an element ref the agent's previous call found, an id). The
+   * server calls {@code build} once per attempt and answers with its {@link Message} or
+   * {@link Failure}, and records that one in {@link ModelRequest#reply()}.
+   */
+  record FromRequest(java.util.function.Function<String, Reply> build) implements Reply {
+    public FromRequest {
+      Objects.requireNonNull(build, "build");
+    }
+  }
+
   /** A content block of a {@link Message}. */
   sealed interface Block {}
 
@@ -98,6 +110,11 @@ public sealed interface Reply {
   static Message tool(String name, String inputJson) {
     return new Message(List.of(new ToolUse("toolu_" + Integer.toHexString(Objects.hash(name, inputJson) & 0xfffffff),
         name, inputJson)), "tool_use", Usage.SMALL, Duration.ZERO, 1);
+  }
+
+  /** A reply built from the body of the request it answers (see {@link FromRequest}). */
+  static FromRequest fromRequest(java.util.function.Function<String, Reply> build) {
+    return new FromRequest(build);
   }
 
   /** An error answer without extra headers. */
