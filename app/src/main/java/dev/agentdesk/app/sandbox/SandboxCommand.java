@@ -28,9 +28,9 @@ import picocli.CommandLine.Parameters;
 
 /** {@code agentdesk sandbox}: isolated desktops with the ACI runtime, one command each (docs/sandbox.md). */
 @Command(name = "sandbox", mixinStandardHelpOptions = true,
-    description = {"Start, list and stop sandbox desktops: a private X server with a window manager, the",
-        "accessibility bus, optional apps and Chromium, and the ACI runtime, isolated by bubblewrap",
-        "(docs/sandbox.md)."},
+    description = "Start, list and stop sandbox desktops: a private X server with a window manager, the"
+        + " accessibility bus, optional apps and Chromium, and the ACI runtime, isolated by bubblewrap"
+        + " (docs/sandbox.md).",
     subcommands = {SandboxCommand.Start.class, SandboxCommand.ListSandboxes.class, SandboxCommand.Stop.class,
         SandboxCommand.Supervise.class, SandboxCommand.GuestCommand.class})
 public final class SandboxCommand implements Runnable {
@@ -44,9 +44,11 @@ public final class SandboxCommand implements Runnable {
 
   @Command(name = "start", mixinStandardHelpOptions = true,
       description = {"Start a sandbox desktop in the background and register it with the running 'agentdesk serve'.",
-          "Isolated by default: own mount, PID, user, IPC and network namespaces (bubblewrap), a private",
-          "home and /tmp, the host's files hidden but /usr and a few /etc files (read-only), no host X",
-          "display, D-Bus or SSH agent, no network. The ACI url is the only way in; exec runs inside."})
+          "Isolated by default: own mount, PID, user, IPC and network namespaces (bubblewrap), a private"
+              + " home and /tmp, the host's files hidden but /usr and a few /etc files (read-only), no host X"
+              + " display, D-Bus or SSH agent, no network. The ACI url is the only way in; exec runs inside.",
+          "With --json it prints id, name, url, token_file (the ACI token), pid, state; serve lists it under"
+              + " the same id."})
   static final class Start implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec cmd;

@@ -79,4 +79,16 @@ final class ShellWords {
     }
     return words;
   }
+
+  /** The words as one line that {@link #split} (and a shell) turns back into the same words. */
+  static String join(List<String> words) {
+    StringBuilder b = new StringBuilder();
+    for (String w : words) {
+      if (b.length() > 0) {
+        b.append(' ');
+      }
+      b.append(!w.isEmpty() && w.matches("[A-Za-z0-9_@%+=:,./-]+") ? w : "'" + w.replace("'", "'\\''") + "'");
+    }
+    return b.toString();
+  }
 }

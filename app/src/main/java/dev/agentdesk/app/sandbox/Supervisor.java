@@ -52,7 +52,7 @@ final class Supervisor {
   int run(PrintStream out) {
     SandboxState state = new SandboxState(spec.id(), spec.name(), "starting", null,
         dir.resolve(SandboxDirs.TOKEN).toString(), ProcessHandle.current().pid(), dir.toString(), spec.network(),
-        spec.browser() != null, spec.apps().stream().map(a -> String.join(" ", a)).toList(), spec.server(), false,
+        spec.browser() != null, spec.apps().stream().map(ShellWords::join).toList(), spec.server(), false,
         spec.record(), null);
     SandboxDirs.writeAtomically(dir.resolve(SandboxDirs.STATE), json(state));
     CountDownLatch stop = new CountDownLatch(1);

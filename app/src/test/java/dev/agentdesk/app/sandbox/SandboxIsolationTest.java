@@ -113,6 +113,26 @@ class SandboxIsolationTest {
     }
   }
 
+  @Test
+  void aSymlinkPlantedInTheDoorFolderDoesNotLeadTheSupervisorToAHostSocket(@TempDir Path dir) throws Exception {
+    Path hostSocket = dir.resolve("host.sock");
+    try (var host = java.nio.channels.ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX);
+        SandboxCli cli = new SandboxCli(dir)) {
+      host.bind(java.net.UnixDomainSocketAddress.of(hostSocket));
+      host.configureBlocking(false);
+      JsonNode sb = cli.start("--no-register");
+      // inside, the door socket is replaced by a link to a socket that only the host can see
+      CliRun plant = SandboxCli.exec(sb, "ln", "-sfn", hostSocket.toString(), "/run/agentdesk/door/aci.sock");
+      assertThat(plant.exit()).as(plant.err()).isZero();
+      Path door = Path.of(sb.path("dir").asText(), "door", "aci.sock");
+      assertThat(Files.isSymbolicLink(door)).isTrue();
+      CliRun next = CliRun.run("aci", "--url", sb.path("url").asText(), "--token-file",
+          sb.path("token_file").asText(), "info");
+      assertThat(next.exit()).as("a new ACI connection through the tampered door").isNotZero();
+      assertThat(host.accept()).as("a connection to the host socket the link names").isNull();
+    }
+  }
+
   static void assertFileUnreadable(JsonNode sb) {
     assertThat(Files.isReadable(secret)).isTrue();
     CliRun cat = SandboxCli.exec(sb, "cat", secret.toString());

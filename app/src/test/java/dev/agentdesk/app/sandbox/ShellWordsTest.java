@@ -33,6 +33,16 @@ class ShellWordsTest {
   }
 
   @Test
+  void joinedWordsSplitBackToTheSameWords() {
+    List<List<String>> cases = List.of(List.of("zenity", "--text", "Your name:"), List.of("a'b", "", "x y", "$HOME", "\\"),
+        List.of("plain", "--flag=v,1"));
+    for (List<String> words : cases) {
+      assertThat(ShellWords.split(ShellWords.join(words))).isEqualTo(words);
+    }
+    assertThat(ShellWords.join(List.of("zenity", "--text", "Your name:"))).isEqualTo("zenity --text 'Your name:'");
+  }
+
+  @Test
   void unterminatedQuotesAndTrailingBackslashAreErrors() {
     assertThatThrownBy(() -> ShellWords.split("zenity --text 'oops")).hasMessageContaining("unterminated single quote");
     assertThatThrownBy(() -> ShellWords.split("zenity --text \"oops")).hasMessageContaining("unterminated double quote");
