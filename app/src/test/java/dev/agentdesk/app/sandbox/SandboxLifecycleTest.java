@@ -99,6 +99,32 @@ class SandboxLifecycleTest {
   }
 
   @Test
+  void aKilledSupervisorTakesTheWholeSandboxWithItAndStopCleansUp(@TempDir Path dir) throws Exception {
+    try (TestServer s = TestServer.start(); SandboxCli cli = new SandboxCli(dir)) {
+      Path serveToken = dir.resolve("serve-token");
+      Files.writeString(serveToken, s.token.orElseThrow());
+      Files.setPosixFilePermissions(serveToken, PosixFilePermissions.fromString("rw-------"));
+      JsonNode sb = cli.start("--app", "xterm", "--server", s.base, "--token-file", serveToken.toString());
+      String id = sb.path("id").asText();
+      long supervisor = sb.path("pid").asLong();
+      String ns = SandboxCli.pidNamespace(supervisor);
+      assertThat(SandboxCli.processesIn(ns)).isNotEmpty();
+
+      ProcessHandle.of(supervisor).orElseThrow().destroyForcibly(); // SIGKILL: no orderly stop at all
+      awaitTrue(() -> SandboxCli.processesIn(ns).isEmpty(), "bwrap --die-with-parent ended the namespace");
+      JsonNode listed = cli.run("sandbox", "list", "--json").json();
+      assertThat(listed.get(0).path("state").asText()).isEqualTo("stopped");
+      assertThat(listed.get(0).path("error").asText()).contains("supervisor (pid " + supervisor + ") is gone");
+      assertThat(byId(s.get("/api/sandboxes").json(), id)).as("serve still has it: nobody told it").isNotNull();
+
+      SandboxCli.Result stop = cli.run("sandbox", "stop", id);
+      assertThat(stop.exit()).as(stop.err()).isZero();
+      assertThat(byId(s.get("/api/sandboxes").json(), id)).as("stop told serve").isNull();
+      assertThat(Path.of(sb.path("dir").asText())).doesNotExist();
+    }
+  }
+
+  @Test
   void badInputIsAUserErrorAndStartsNothing(@TempDir Path dir) throws Exception {
     try (SandboxCli cli = new SandboxCli(dir)) {
       SandboxCli.Result quote = cli.run("sandbox", "start", "--no-register", "--app", "zenity --text 'oops");
@@ -114,6 +140,9 @@ class SandboxLifecycleTest {
           dir.resolve("no-such-token").toString());
       assertThat(server.exit()).isEqualTo(1);
       assertThat(server.err()).contains("sandbox did not start");
+      SandboxCli.Result app = cli.run("sandbox", "start", "--no-register", "--app", "no-such-program-xyz");
+      assertThat(app.exit()).isEqualTo(1);
+      assertThat(app.err()).contains("sandbox did not start").contains("no-such-program-xyz");
       assertThat(cli.run("sandbox", "list", "--json").json()).isEmpty();
     }
   }

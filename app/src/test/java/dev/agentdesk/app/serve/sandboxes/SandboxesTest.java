@@ -94,6 +94,22 @@ class SandboxesTest {
   }
 
   @Test
+  void aGivenIdIsKeptAndATakenOneIsAConflict() {
+    String body = "{\"url\": \"" + url() + "\", \"token\": \"" + TOKEN + "\", \"id\": \"cafe0123\"}";
+    var r = s.post("/api/sandboxes", body);
+    assertThat(r.status()).as(r.body()).isEqualTo(201);
+    assertThat(r.json().get("id").asText()).isEqualTo("cafe0123");
+    assertThat(s.get("/api/sandboxes/cafe0123").status()).isEqualTo(200);
+    var again = s.post("/api/sandboxes", body);
+    assertThat(again.status()).isEqualTo(409);
+    assertThat(again.json().get("message").asText()).contains("cafe0123 is registered already");
+    var bad = s.post("/api/sandboxes", "{\"url\": \"" + url() + "\", \"id\": \"../x\"}");
+    assertThat(bad.status()).isEqualTo(400);
+    assertThat(bad.json().get("message").asText()).contains("id must be");
+    assertThat(s.delete("/api/sandboxes/cafe0123").status()).isEqualTo(204);
+  }
+
+  @Test
   void badRegistrationsAreClearErrors() {
     String[][] cases = {
         {"{}", "400", "url is required"},
