@@ -97,6 +97,28 @@ class ModelServerTest {
   }
 
   @Test
+  void aReplyBuiltFromTheRequestUsesWhatTheToolResultSaid() throws Exception {
+    // a server of its own: the other tests' awaits look at every request of the shared one
+    try (ModelServer own = ModelServer.start()) {
+      // step 1 names the ref the tool result of step 0 gave, which is known only when that request arrives
+      own.add(Script.of("s-from", Reply.tool("Look", "{}"), Reply.fromRequest(body -> {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("ref (e\\d+)").matcher(body);
+        return m.find() ? Reply.tool("Click", "{\"ref\":\"" + m.group(1) + "\"}") : Reply.text("no ref");
+      })));
+      String afterLook = messages(false, PROMPT.replace("MARK", "s-from"),
+          "{\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\"}]}",
+          "{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"content\":\"button ref e42\"}]}");
+      HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(own.baseUrl() + "/v1/messages"))
+          .timeout(Duration.ofSeconds(10)).header("x-api-key", "k").POST(HttpRequest.BodyPublishers.ofString(afterLook))
+          .build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(r.body()).contains("\"name\":\"Click\"").contains("\"input\":{\"ref\":\"e42\"}");
+      // the record holds the reply that was sent, not the builder
+      assertThat(own.requestsFor("s-from")).singleElement()
+          .satisfies(q -> assertThat(q.reply()).isInstanceOf(Reply.Message.class));
+    }
+  }
+
+  @Test
   void sideCallsUnknownPathsAndTokenCountsAreAnsweredAndRecorded() throws Exception {
     server.add(Script.of("s-side", Reply.text("scripted")));
     // a call without tools (a title generation) carrying the prompt is not the script's
