@@ -25,6 +25,8 @@ final class Bubblewrap {
   /** Private to the sandbox's /tmp: the session bus socket and XDG_RUNTIME_DIR. */
   static final String PRIVATE = "/tmp/.agentdesk";
   static final String BUS = "unix:path=" + PRIVATE + "/bus";
+  /** The user and group id inside. */
+  static final int INNER_ID = 1000;
 
   /**
    * /etc entries programs inside need: the dynamic linker's cache, names (passwd/group, hosts,
@@ -48,6 +50,10 @@ final class Bubblewrap {
     if (!spec.network()) {
       a.add("--unshare-net");
     }
+    // One unprivileged uid inside, whoever starts it: root outside is not root inside (programs that
+    // act differently for root, such as xterm's setgroups or Chromium's refusal of its own sandbox,
+    // behave as for a user).
+    a.addAll(List.of("--uid", Integer.toString(INNER_ID), "--gid", Integer.toString(INNER_ID)));
     a.addAll(List.of("--hostname", "agentdesk-sandbox", "--cap-drop", "ALL"));
     a.addAll(List.of("--ro-bind", "/usr", "/usr"));
     for (String top : List.of("bin", "sbin", "lib", "lib32", "lib64", "libx32")) {
@@ -93,8 +99,8 @@ final class Bubblewrap {
     }
     a.addAll(List.of("--chdir", HOME, "--clearenv"));
     env(a, "HOME", HOME);
-    env(a, "USER", System.getProperty("user.name"));
-    env(a, "LOGNAME", System.getProperty("user.name"));
+    env(a, "USER", "sandbox");
+    env(a, "LOGNAME", "sandbox");
     env(a, "PATH", "/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin");
     env(a, "LANG", "C.UTF-8");
     env(a, "TMPDIR", "/tmp");

@@ -106,10 +106,6 @@ final class Guest {
     List<String> a = new ArrayList<>(List.of("chromium", "--force-renderer-accessibility", "--no-first-run",
         "--no-default-browser-check", "--disable-gpu", "--disable-dev-shm-usage", "--password-store=basic",
         "--user-data-dir=" + Bubblewrap.HOME + "/.config/chromium", "--window-position=0,0"));
-    // Chromium refuses to run as root with its own sandbox; the bubblewrap one stays.
-    if ("root".equals(System.getProperty("user.name"))) {
-      a.add("--no-sandbox");
-    }
     a.add(url);
     return a;
   }

@@ -78,6 +78,8 @@ class SandboxIsolationTest {
         assertThat(tcp.exit()).as("connect to the host's loopback listener from inside").isNotZero();
         assertThat(accepted.poll(500, TimeUnit.MILLISECONDS)).as("a connection from the sandbox").isNull();
 
+        assertThat(SandboxCli.exec(sb, "id", "-u").out().strip()).as("the uid inside, whoever started it")
+            .isEqualTo("1000");
         CliRun env = SandboxCli.exec(sb, "env");
         assertThat(env.exit()).isZero();
         assertThat(env.out()).doesNotContain("SSH_AUTH_SOCK").contains("HOME=/home/sandbox")

@@ -109,6 +109,8 @@ class SandboxLifecycleTest {
       long supervisor = sb.path("pid").asLong();
       String ns = SandboxCli.pidNamespace(supervisor);
       assertThat(SandboxCli.processesIn(ns)).isNotEmpty();
+      // xterm maps its window (as root inside a user namespace it would exit: its setgroups is refused)
+      SandboxFocusTest.window(sb, "xterm");
 
       ProcessHandle.of(supervisor).orElseThrow().destroyForcibly(); // SIGKILL: no orderly stop at all
       awaitTrue(() -> SandboxCli.processesIn(ns).isEmpty(), "bwrap --die-with-parent ended the namespace");
