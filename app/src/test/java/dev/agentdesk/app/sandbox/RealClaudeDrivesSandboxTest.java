@@ -71,6 +71,9 @@ class RealClaudeDrivesSandboxTest {
                 target + "{\"type\":\"click\",\"ref\":\"" + first(ENTRY, body) + "\"}}")),
             Reply.tool("mcp__agentdesk__sandbox_act", target + "{\"type\":\"type_text\",\"text\":\"" + TYPED
                 + "\"},\"observe\":true}"),
+            // and looks again (another input than the first look: a scripted call's id is a hash of both):
+            // the tree after an edit follows AT-SPI's events, a moment after the keys
+            Reply.tool("mcp__agentdesk__sandbox_observe", "{\"id\":\"" + id + "\",\"diff\":false}"),
             Reply.fromRequest(body -> Reply.tool("mcp__agentdesk__sandbox_act",
                 target + "{\"type\":\"click\",\"ref\":\"" + first(OK, body) + "\"}}")),
             Reply.text("Renamed the file.")));
@@ -83,12 +86,12 @@ class RealClaudeDrivesSandboxTest {
         ModelRequest observed = model.await("the observation", r -> "m-desk".equals(r.script()) && r.step() == 2,
             Duration.ofSeconds(60));
         assertThat(observed.body()).as("sandbox_observe's answer reached the model").contains("New name:");
-        ModelRequest typed = model.await("the typing's observation", r -> "m-desk".equals(r.script()) && r.step() == 4,
-            Duration.ofSeconds(60));
+        ModelRequest typed = model.await("the observations after typing", r -> "m-desk".equals(r.script())
+            && r.step() == 5, Duration.ofSeconds(60));
         // the tool result is JSON inside the request's JSON: the tree's quotes arrive escaped twice
         assertThat(Pattern.compile("Value:[\\\\\"]+" + TYPED).matcher(typed.body()).find())
             .as("the tree after typing, with the text in the entry, reached the model").isTrue();
-        model.await("the last step", r -> "m-desk".equals(r.script()) && r.step() == 5, Duration.ofSeconds(60));
+        model.await("the last step", r -> "m-desk".equals(r.script()) && r.step() == 6, Duration.ofSeconds(60));
 
         Path out = Path.of(sb.path("dir").asText(), "logs", "app-1.out");
         SandboxLifecycleTest.awaitTrue(() -> Files.readString(out).equals(TYPED + "\n"),
