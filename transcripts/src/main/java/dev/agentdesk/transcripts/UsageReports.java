@@ -393,12 +393,16 @@ final class UsageReports {
       boundSet.add(x);
     }
     boolean timed = q.by() == UsageGrouping.BLOCK || !q.utcDays();
+    // --since/--until narrow the read in SQL too (the builder filters exactly on local days): the
+    // stored day is the timestamp's own date, within two days of any zone's.
+    String fromDay = q.since() == null ? null : q.since().minusDays(2).toString();
+    String toDay = q.until() == null ? null : q.until().plusDays(2).toString();
     if (timed || q.by() == UsageGrouping.RESPONSE || !boundSet.containsAll(prices.tierStarts())) {
-      store.forEachUsageResponse(sessionId, timed, r -> b.add(r.sessionId(), r.source(), r.project(), r.uuid(),
+      store.forEachUsageResponse(sessionId, timed, fromDay, toDay, r -> b.add(r.sessionId(), r.source(), r.project(), r.uuid(),
           r.day(), timed ? instant(r.timestamp()) : null, r.model(), 1, r.usage(), r.usage().plausible()
               ? r.usage().input() + r.usage().cacheRead() + r.usage().cacheCreation() : -1));
     } else {
-      store.forEachUsageTotal(sessionId, t -> b.add(t.sessionId(), t.source(), t.project(), null, t.day(), null,
+      store.forEachUsageTotal(sessionId, fromDay, toDay, t -> b.add(t.sessionId(), t.source(), t.project(), null, t.day(), null,
           t.model(), t.responses(), t.usage(), t.bucket() < 0 ? -1 : t.bucket() == 0 ? 0 : bounds[t.bucket() - 1] + 1));
     }
     b.placeDeferred();

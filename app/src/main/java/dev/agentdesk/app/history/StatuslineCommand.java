@@ -11,9 +11,12 @@ import dev.agentdesk.transcripts.UsageGrouping;
 import dev.agentdesk.transcripts.UsageQuery;
 import dev.agentdesk.transcripts.UsageReport;
 import dev.agentdesk.transcripts.cost.PriceFiles;
+import dev.agentdesk.transcripts.cost.PriceTable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -77,7 +80,14 @@ public final class StatuslineCommand implements Callable<Integer> {
   record Input(String sessionId, String model, Double claudeCostUsd) {
     static Input read(InputStream in) {
       try {
-        byte[] bytes = in.readNBytes(1 << 20);
+        return parse(in.readNBytes(1 << 20));
+      } catch (IOException | RuntimeException e) {
+        return new Input(null, "", null);
+      }
+    }
+
+    static Input parse(byte[] bytes) {
+      try {
         JsonNode j = bytes.length == 0 ? JSON.createObjectNode() : JSON.readTree(bytes);
         String model = j.path("model").path("display_name").asText(j.path("model").path("id").asText(""));
         JsonNode cost = j.path("cost").path("total_cost_usd");
@@ -95,14 +105,21 @@ public final class StatuslineCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
-    Input input = Input.read(System.in);
-    Figures f = null;
+    byte[] raw;
+    try {
+      raw = System.in.readNBytes(1 << 20);
+    } catch (IOException e) {
+      raw = new byte[0];
+    }
+    Input input = Input.parse(raw);
+    String text = null;
     try {
       Instant at = now == null ? Instant.now() : Instant.parse(now);
       ZoneId zone = timezone == null ? ZoneId.systemDefault() : UsageQuery.parseZone(timezone);
-      CompletableFuture<Figures> task = CompletableFuture.supplyAsync(() -> figures(input, at, zone));
+      byte[] body = raw;
+      CompletableFuture<String> task = CompletableFuture.supplyAsync(() -> answer(body, input, at, zone));
       try {
-        f = task.get(Math.max(50, timeoutMs), TimeUnit.MILLISECONDS);
+        text = task.get(Math.max(50, timeoutMs), TimeUnit.MILLISECONDS);
       } catch (java.util.concurrent.TimeoutException late) {
         // too late for this line: a fallback not begun yet must not open the database after we answered
         gaveUp = true;
@@ -110,7 +127,7 @@ public final class StatuslineCommand implements Callable<Integer> {
     } catch (Exception | LinkageError e) {
       // a source missing, locked, busy or slow: the line shows what Claude Code sent
     }
-    out.println(line(input, f));
+    out.println(text != null ? text : line(input, null));
     out.flush();
     // a database read still waiting on a lock must not keep the process
     System.out.flush();
@@ -136,10 +153,10 @@ public final class StatuslineCommand implements Callable<Integer> {
     return parts.isEmpty() ? "agentdesk" : String.join(" | ", parts);
   }
 
-  private Figures figures(Input input, Instant at, ZoneId zone) {
+  private String answer(byte[] raw, Input input, Instant at, ZoneId zone) {
     if (!"none".equals(server)) {
       try {
-        Figures fromServer = fromServer(input, at, zone);
+        String fromServer = fromServer(raw, zone);
         if (fromServer != null) {
           return fromServer;
         }
@@ -147,60 +164,39 @@ public final class StatuslineCommand implements Callable<Integer> {
         // no serve, or it refused: the database next
       }
     }
-    return gaveUp ? null : fromDatabase(input, at, zone);
+    return gaveUp ? null : line(input, fromDatabase(input, at, zone));
   }
 
   /** Set when the line was written without the figures: the task then leaves the database alone. */
   private volatile boolean gaveUp;
 
-  private Figures fromServer(Input input, Instant at, ZoneId zone) throws Exception {
+  /** The serve's line ({@code POST /api/history/statusline} with Claude Code's JSON), or null. */
+  private String fromServer(byte[] raw, ZoneId zone) throws Exception {
     URI base = URI.create(server != null ? (server.endsWith("/") ? server : server + "/")
         : "http://127.0.0.1:" + ServeConfig.DEFAULT_PORT + "/");
+    int connectMs = (int) Math.max(50, timeoutMs / 3);
+    // A plain connect first: with no serve listening (the usual case without one) it is refused at
+    // once, and the HTTP client's classes and threads, a good part of the start-up, are never loaded.
+    try (Socket probe = new Socket()) {
+      probe.connect(new InetSocketAddress(base.getHost(), base.getPort() < 0 ? 80 : base.getPort()), connectMs);
+    }
     String token = null;
     Path tokenFile = TokenFile.defaultPath(System.getenv(), DataDirs.home());
     if (Files.isRegularFile(tokenFile)) {
       token = TokenFile.read(tokenFile);
     }
-    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(Math.max(50, timeoutMs / 3))).build();
-    String tz = "&timezone=" + URLEncoder.encode(zone.getId(), StandardCharsets.UTF_8);
-    LocalDate today = at.atZone(zone).toLocalDate();
-    // agentdesk's own figures (mode=calculate), as from the database
-    JsonNode day = get(http, base, token, "api/history/usage?mode=calculate&by=day&since=" + today + "&until=" + today
-        + tz);
-    if (day == null) {
-      return null;
-    }
-    Double session = null;
-    if (input.sessionId() != null) {
-      JsonNode s = get(http, base, token, "api/history/usage?mode=calculate&by=session&session="
-          + URLEncoder.encode(input.sessionId(), StandardCharsets.UTF_8));
-      session = s == null || s.path("total").path("responses").asLong() == 0 ? null
-          : number(s.path("total").path("cost_usd"));
-    }
-    JsonNode blocks = get(http, base, token, "api/history/usage?mode=calculate&by=block&since=" + today.minusDays(1)
-        + tz);
-    Long remaining = null;
-    Double usdPerHour = null;
-    Double tokensPerMinute = null;
-    if (blocks != null) {
-      for (JsonNode b : blocks.path("blocks")) {
-        if (b.path("active").asBoolean()) {
-          remaining = b.path("remaining_minutes").asLong();
-          usdPerHour = b.path("usd_per_hour").asDouble();
-          tokensPerMinute = b.path("tokens_per_minute").asDouble();
-        }
-      }
-    }
-    return new Figures(session, number(day.path("total").path("cost_usd")), remaining, usdPerHour, tokensPerMinute);
-  }
-
-  private JsonNode get(HttpClient http, URI base, String token, String path) throws Exception {
-    HttpRequest.Builder r = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofMillis(timeoutMs)).GET();
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(connectMs)).build();
+    HttpRequest.Builder r = HttpRequest.newBuilder(base.resolve("api/history/statusline?timezone="
+            + URLEncoder.encode(zone.getId(), StandardCharsets.UTF_8)
+            + (now == null ? "" : "&now=" + URLEncoder.encode(now, StandardCharsets.UTF_8))))
+        .timeout(Duration.ofMillis(timeoutMs)).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofByteArray(raw));
     if (token != null) {
       r.header("Authorization", "Bearer " + token);
     }
     HttpResponse<String> resp = http.send(r.build(), HttpResponse.BodyHandlers.ofString());
-    return resp.statusCode() == 200 ? JSON.readTree(resp.body()) : null;
+    String text = resp.body().strip();
+    return resp.statusCode() == 200 && !text.isEmpty() && text.indexOf('\n') < 0 ? text : null;
   }
 
   private Figures fromDatabase(Input input, Instant at, ZoneId zone) {
@@ -209,30 +205,38 @@ public final class StatuslineCommand implements Callable<Integer> {
       return null;
     }
     PriceFiles.Loaded prices = PriceFiles.fromEnvironment().load();
-    LocalDate today = at.atZone(zone).toLocalDate();
     try (TranscriptHistory h = target.url() != null ? TranscriptHistory.openUrl(target.url())
         : TranscriptHistory.open(target.file())) {
-      UsageReport day = h.usageReport(UsageQuery.of(UsageGrouping.DAY).zone(zone).between(today, today), prices.table());
-      Double session = null;
-      if (input.sessionId() != null) {
-        try {
-          UsageReport s = h.usageReport(UsageQuery.of(UsageGrouping.SESSION).session(input.sessionId()),
-              prices.table());
-          session = s.total().responses() == 0 || !s.total().hasCost() ? null : s.total().costUsd();
-        } catch (RuntimeException notImported) {
-          // the session is not in the history yet: Claude Code's own figure stands
-        }
-      }
-      UsageReport blocks = h.usageReport(UsageQuery.of(UsageGrouping.BLOCK).zone(zone)
-          .between(today.minusDays(1), null), prices.table());
-      UsageBlock.Burn burn = blocks.activeBlock(at).map(b -> b.burn(at)).orElse(null);
-      return new Figures(session, day.total().responses() == 0 || day.total().hasCost() ? day.total().costUsd() : null,
-          burn == null ? null : burn.remaining().toMinutes(), burn == null ? null : burn.usdPerHour(),
-          burn == null ? null : burn.tokensPerMinute());
+      return fromHistory(h, prices.table(), input, at, zone);
     }
   }
 
-  private static Double number(JsonNode n) {
-    return n.isNumber() ? n.asDouble() : null;
+  /**
+   * The line for Claude Code's statusLine JSON {@code claudeJson}, from an open history: what a
+   * running serve answers at {@code POST /api/history/statusline}, the same figures as the command's own.
+   */
+  public static String line(byte[] claudeJson, TranscriptHistory h, PriceTable table, Instant at, ZoneId zone) {
+    Input input = Input.parse(claudeJson);
+    return line(input, fromHistory(h, table, input, at, zone));
+  }
+
+  static Figures fromHistory(TranscriptHistory h, PriceTable table, Input input, Instant at, ZoneId zone) {
+    LocalDate today = at.atZone(zone).toLocalDate();
+    UsageReport day = h.usageReport(UsageQuery.of(UsageGrouping.DAY).zone(zone).between(today, today), table);
+    Double session = null;
+    if (input.sessionId() != null) {
+      try {
+        UsageReport s = h.usageReport(UsageQuery.of(UsageGrouping.SESSION).session(input.sessionId()), table);
+        session = s.total().responses() == 0 || !s.total().hasCost() ? null : s.total().costUsd();
+      } catch (RuntimeException notImported) {
+        // the session is not in the history yet: Claude Code's own figure stands
+      }
+    }
+    UsageReport blocks = h.usageReport(UsageQuery.of(UsageGrouping.BLOCK).zone(zone)
+        .between(today.minusDays(1), null), table);
+    UsageBlock.Burn burn = blocks.activeBlock(at).map(b -> b.burn(at)).orElse(null);
+    return new Figures(session, day.total().responses() == 0 || day.total().hasCost() ? day.total().costUsd() : null,
+        burn == null ? null : burn.remaining().toMinutes(), burn == null ? null : burn.usdPerHour(),
+        burn == null ? null : burn.tokensPerMinute());
   }
 }

@@ -1,6 +1,7 @@
 package dev.agentdesk.app.serve.history;
 
 import dev.agentdesk.app.history.UsageLimitsView;
+import dev.agentdesk.app.history.StatuslineCommand;
 import dev.agentdesk.app.serve.ApiArea;
 import dev.agentdesk.app.serve.EventHub;
 import dev.agentdesk.app.serve.EventSnapshot;
@@ -17,6 +18,7 @@ import dev.agentdesk.transcripts.SessionSummary;
 import dev.agentdesk.transcripts.TranscriptException;
 import dev.agentdesk.transcripts.TranscriptHistory;
 import dev.agentdesk.transcripts.UsageGrouping;
+import dev.agentdesk.transcripts.UsageQuery;
 import dev.agentdesk.transcripts.UsageReport;
 import dev.agentdesk.transcripts.UsageRow;
 import dev.agentdesk.transcripts.cost.PriceFiles;
@@ -24,6 +26,8 @@ import dev.agentdesk.transcripts.assemble.DetailJson;
 import dev.agentdesk.transcripts.index.Importer;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
+import java.time.Instant;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -157,6 +161,7 @@ public final class HistoryArea implements ApiArea, EventSnapshot {
           java.time.Instant.now());
       ctx.json(o);
     });
+    r.post("/api/history/statusline", this::statusline);
   }
 
   /** One session row as the API shows it. */
@@ -210,6 +215,27 @@ public final class HistoryArea implements ApiArea, EventSnapshot {
 
   private void usage(Context ctx) {
     ctx.json(UsageRoute.answer(ctx, this::read, prices()));
+  }
+
+  /**
+   * {@code POST /api/history/statusline}: Claude Code's statusLine JSON in, the line of {@code agentdesk
+   * statusline} out (text), from this server's open history. The launcher asks here first (one HTTP
+   * request, no JVM start), so a status line refreshed every few hundred milliseconds stays cheap.
+   */
+  private void statusline(Context ctx) {
+    ZoneId zone;
+    Instant at;
+    try {
+      String tz = ctx.queryParam("timezone");
+      zone = tz == null || tz.isBlank() ? ZoneId.systemDefault() : UsageQuery.parseZone(tz);
+      String now = ctx.queryParam("now");
+      at = now == null || now.isBlank() ? Instant.now() : Instant.parse(now);
+    } catch (RuntimeException e) {
+      throw ServeException.badRequest("timezone or now is not valid: " + e.getMessage());
+    }
+    byte[] body = ctx.bodyAsBytes();
+    String line = read(h -> StatuslineCommand.line(body, h, prices().table(), at, zone));
+    ctx.contentType("text/plain; charset=utf-8").result(line + "\n");
   }
 
   /**
