@@ -80,6 +80,7 @@ public final class TranscriptStore implements AutoCloseable {
     if (jdbcUrl.startsWith("jdbc:sqlite:")) {
       dialect = new SqliteDialect();
       sqliteFile(jdbcUrl).ifPresent(TranscriptStore::prepareFile);
+      SqliteNative.useCachedLibrary();
     } else if (jdbcUrl.startsWith("jdbc:postgresql:")) {
       dialect = new PostgresDialect();
     } else {
