@@ -8,6 +8,7 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
-    System.exit(AgentdeskCommand.newCommandLine().execute(args));
+    AgentdeskCommand.Invocation run = AgentdeskCommand.forArgs(args);
+    System.exit(run.commandLine().execute(run.args()));
   }
 }

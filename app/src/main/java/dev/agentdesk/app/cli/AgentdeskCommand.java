@@ -43,10 +43,37 @@ public final class AgentdeskCommand implements Runnable {
   /** A command line configured the way the launcher runs it. */
   public static CommandLine newCommandLine() {
     CommandLine cl = new CommandLine(new AgentdeskCommand());
-    // Lists of agents and providers come from their enums, so the help cannot fall behind the code.
-    cl.getSubcommands().get("history").getCommandSpec().usageMessage().description(
-        "Import, list, show, search and total the transcripts of " + Names.providerTitles() + ".");
+    describeHistory(cl.getSubcommands().get("history"));
     cl.setExecutionExceptionHandler(new FriendlyErrors());
     return cl;
+  }
+
+  /** The command line and the arguments that run {@code args}. */
+  public record Invocation(CommandLine commandLine, String[] args) {}
+
+  /**
+   * What {@code main} runs for {@code args}: for the short commands that run often ({@code
+   * statusline}, {@code history …}) only their own command tree, named as under the root. picocli
+   * builds every command it is given by reflection before parsing, and the whole tree is a good part
+   * of such a command's start-up; everything else gets the whole tree ({@link #newCommandLine()}).
+   */
+  public static Invocation forArgs(String[] args) {
+    if (args.length > 0 && (args[0].equals("statusline") || args[0].equals("history"))) {
+      CommandLine cl = args[0].equals("statusline")
+          ? new CommandLine(new dev.agentdesk.app.history.StatuslineCommand())
+          : describeHistory(new CommandLine(new HistoryCommand()));
+      cl.setCommandName("agentdesk " + args[0]);
+      cl.getCommandSpec().versionProvider(new VersionProvider());
+      cl.setExecutionExceptionHandler(new FriendlyErrors());
+      return new Invocation(cl, java.util.Arrays.copyOfRange(args, 1, args.length));
+    }
+    return new Invocation(newCommandLine(), args);
+  }
+
+  private static CommandLine describeHistory(CommandLine history) {
+    // Lists of agents and providers come from their enums, so the help cannot fall behind the code.
+    history.getCommandSpec().usageMessage().description(
+        "Import, list, show, search and total the transcripts of " + Names.providerTitles() + ".");
+    return history;
   }
 }

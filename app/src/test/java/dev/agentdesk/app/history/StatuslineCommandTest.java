@@ -4,6 +4,8 @@ import static dev.agentdesk.app.CliRun.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentdesk.app.CliRun;
+import dev.agentdesk.app.serve.ServeConfig;
+import dev.agentdesk.app.serve.TestServer;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -140,6 +142,43 @@ class StatuslineCommandTest {
       assertThat(r.out().strip()).isEqualTo("Sonnet 4.5 | session $0.0123");
       assertThat(r.err()).isEmpty();
       assertThat(ms).as("ms").isLessThan(1500);
+    }
+  }
+
+  /** A serve on this test's database (no import: the fixture is already in it), with {@code access}. */
+  TestServer serve(ServeConfig.Access access) {
+    return TestServer.start(new ServeConfig("127.0.0.1", 0, access, new ServeConfig.Database.SqliteFile(db),
+        dir.resolve("claude-none"), dir.resolve("codex-none"), false, dir.resolve("serve-data")), dir);
+  }
+
+  @Test
+  void aRunningServeAnswersTheSameLineInOneRequest() throws Exception {
+    try (TestServer s = serve(TestServer.newToken())) {
+      TestServer.Response r = s.sendRaw(s.request("/api/history/statusline?timezone=UTC&now=2026-12-01T22:10:00Z")
+          .header("Content-Type", "application/json").POST(java.net.http.HttpRequest.BodyPublishers.ofString(INPUT)));
+      assertThat(r.status()).as(r.body()).isEqualTo(200);
+      assertThat(r.headers().firstValue("Content-Type").orElse("")).startsWith("text/plain");
+      assertThat(r.body()).isEqualTo(
+          "Sonnet 4.5 | session $0.0090 | today $0.0090 | block 2h50m left, $0.0045/h, 25 tok/min\n");
+      // the token is required as for every other route
+      assertThat(s.sendRaw(java.net.http.HttpRequest.newBuilder(java.net.URI.create(s.base + "/api/history/statusline"))
+          .header("Content-Type", "application/json").POST(java.net.http.HttpRequest.BodyPublishers.ofString(INPUT)))
+          .status()).isEqualTo(401);
+      assertThat(s.sendRaw(s.request("/api/history/statusline?timezone=Mars/Olympus").header("Content-Type",
+          "application/json").POST(java.net.http.HttpRequest.BodyPublishers.ofString(INPUT))).status()).isEqualTo(400);
+    }
+  }
+
+  @Test
+  void theCommandTakesTheServesLine() throws Exception {
+    // the command's own database does not exist: the figures can only come from the serve
+    try (TestServer s = serve(new ServeConfig.Access.None())) {
+      CliRun r = statusline(INPUT, "--server", s.base, "--db", dir.resolve("nope.db").toString(), "--timeout-ms",
+          "5000");
+      assertThat(r.exit()).isZero();
+      assertThat(r.out().strip()).isEqualTo(
+          "Sonnet 4.5 | session $0.0090 | today $0.0090 | block 2h50m left, $0.0045/h, 25 tok/min");
+      assertThat(r.err()).isEmpty();
     }
   }
 

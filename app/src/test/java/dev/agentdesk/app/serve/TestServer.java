@@ -187,7 +187,8 @@ public final class TestServer implements AutoCloseable {
     return sendRaw(b);
   }
 
-  Response sendRaw(HttpRequest.Builder b) {
+  /** Sends {@code b} as it is (no token added). */
+  public Response sendRaw(HttpRequest.Builder b) {
     try {
       HttpResponse<String> r = http.send(b.timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
       return new Response(r.statusCode(), r.body(), r.headers());
