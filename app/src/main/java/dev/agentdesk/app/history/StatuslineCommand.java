@@ -8,6 +8,7 @@ import dev.agentdesk.app.serve.TokenFile;
 import dev.agentdesk.transcripts.TranscriptHistory;
 import dev.agentdesk.transcripts.UsageBlock;
 import dev.agentdesk.transcripts.UsageGrouping;
+import dev.agentdesk.transcripts.UsageLimit;
 import dev.agentdesk.transcripts.UsageQuery;
 import dev.agentdesk.transcripts.UsageReport;
 import dev.agentdesk.transcripts.cost.PriceFiles;
@@ -48,7 +49,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "statusline", mixinStandardHelpOptions = true,
     description = {"One status line for Claude Code's statusLine setting: this session's cost, today's cost over every"
-        + " provider, the active 5-hour block (time left, burn rate).",
+        + " provider, the active 5-hour block (time left, burn rate) and the known usage window that resets next.",
         "Reads Claude Code's JSON on stdin. Asks a running serve (--server), else reads the database (--db); a source"
             + " that is missing, locked or slow is skipped, never waited for.",
         "In ~/.claude/settings.json: {\"statusLine\": {\"type\": \"command\", \"command\": \"agentdesk statusline\"}}"})
@@ -100,7 +101,7 @@ public final class StatuslineCommand implements Callable<Integer> {
 
   /** The figures of the line; null where unknown. */
   record Figures(Double sessionUsd, Double todayUsd, Long blockRemainingMinutes, Double blockUsdPerHour,
-      Double blockTokensPerMinute) {}
+      Double blockTokensPerMinute, UsageLimit nearestLimit, Instant at) {}
 
   @Override
   public Integer call() {
@@ -149,6 +150,13 @@ public final class StatuslineCommand implements Callable<Integer> {
     if (f != null && f.blockRemainingMinutes() != null) {
       parts.add(String.format(Locale.ROOT, "block %dh%02dm left, %s/h, %,.0f tok/min", f.blockRemainingMinutes() / 60,
           f.blockRemainingMinutes() % 60, Costs.usd(f.blockUsdPerHour()), f.blockTokensPerMinute()));
+    }
+    if (f != null && f.nearestLimit() != null) {
+      UsageLimit l = f.nearestLimit();
+      long minutes = Math.max(1, (l.untilReset(f.at()).toSeconds() + 59) / 60);
+      parts.add(String.format(Locale.ROOT, "%s %s%s resets in %dh%02dm", l.provider(), l.window(),
+          l.usedPercent() == null ? "" : String.format(Locale.ROOT, " %.0f%%", l.usedPercent()), minutes / 60,
+          minutes % 60));
     }
     return parts.isEmpty() ? "agentdesk" : String.join(" | ", parts);
   }
@@ -237,6 +245,17 @@ public final class StatuslineCommand implements Callable<Integer> {
     UsageBlock.Burn burn = blocks.activeBlock(at).map(b -> b.burn(at)).orElse(null);
     return new Figures(session, day.total().responses() == 0 || day.total().hasCost() ? day.total().costUsd() : null,
         burn == null ? null : burn.remaining().toMinutes(), burn == null ? null : burn.usdPerHour(),
-        burn == null ? null : burn.tokensPerMinute());
+        burn == null ? null : burn.tokensPerMinute(), nearestLimit(h.limits(), at), at);
+  }
+
+  /** The known usage window that resets next (of any provider), or null when none is known to reset later. */
+  static UsageLimit nearestLimit(List<UsageLimit> limits, Instant at) {
+    UsageLimit best = null;
+    for (UsageLimit l : limits) {
+      if (l.untilReset(at) != null && (best == null || l.resetsAt().isBefore(best.resetsAt()))) {
+        best = l;
+      }
+    }
+    return best;
   }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.agentdesk.app.CliRun;
 import dev.agentdesk.app.serve.ServeConfig;
 import dev.agentdesk.app.serve.TestServer;
+import dev.agentdesk.transcripts.UsageLimit;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -85,6 +86,24 @@ class StatuslineCommandTest {
     assertThat(r.out().strip()).isEqualTo(
         "Sonnet 4.5 | session $0.0090 | today $0.0090 | block 2h50m left, $0.0045/h, 25 tok/min");
     assertThat(r.err()).isEmpty();
+  }
+
+  @Test
+  void theKnownUsageWindowThatResetsNextEndsTheLine() {
+    java.time.Instant seen = java.time.Instant.parse("2026-12-01T21:00:00Z");
+    try (dev.agentdesk.transcripts.TranscriptHistory h = dev.agentdesk.transcripts.TranscriptHistory.open(db)) {
+      h.recordLimits(java.util.List.of(
+          // reset already (22:00 is before "now", 22:10): no longer holds
+          new UsageLimit("claude", "rate limit", null, null, java.time.Instant.parse("2026-12-01T22:00:00Z"), seen,
+              null, UsageLimit.Origin.TERMINAL),
+          new UsageLimit("codex", "primary", 45.0, 300L, java.time.Instant.parse("2026-12-01T23:40:00Z"), seen,
+              "s1", UsageLimit.Origin.TRANSCRIPT),
+          new UsageLimit("codex", "secondary", 12.0, 10080L, java.time.Instant.parse("2026-12-05T00:00:00Z"), seen,
+              "s1", UsageLimit.Origin.TRANSCRIPT)));
+    }
+    CliRun r = statusline(INPUT, "--server", "none", "--db", db.toString(), "--timeout-ms", "5000");
+    assertThat(r.out().strip()).isEqualTo("Sonnet 4.5 | session $0.0090 | today $0.0090 | block 2h50m left, $0.0045/h,"
+        + " 25 tok/min | codex primary 45% resets in 1h30m");
   }
 
   @Test
