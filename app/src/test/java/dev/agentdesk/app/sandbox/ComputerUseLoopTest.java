@@ -53,6 +53,7 @@ class ComputerUseLoopTest {
       SandboxCli.Result stop = cli.run("sandbox", "stop", sb.path("id").asText());
       assertThat(stop.exit()).as(stop.err()).isZero();
       assertThat(SandboxCli.processesIn(namespace)).as("processes left in the sandbox's PID namespace").isEmpty();
+      assertThat(SandboxCli.alive(sb.path("pid").asLong())).as("the sandbox's supervisor").isEmpty();
     } finally {
       cli.close();
     }
