@@ -26,12 +26,14 @@ import org.junit.jupiter.api.io.TempDir;
  * call per invocation as an API loop sends them: each screenshot comes back at the display size the
  * tool was declared with (smaller than the 1280x800 sandbox screen), and each click is given in that
  * declared space. The dialog is a zenity form with two entries, the first focused: the text lands in
- * the second only if the scaled click hit it, and zenity prints {@code first|second} when the
- * scaled click on OK lands too. One sandbox serves the class; its stop ends every process of it.
+ * the second only if the scaled click hit it, and zenity prints {@code |TEXT} (first|second) only
+ * when the scaled click on OK lands too. One sandbox serves the class; its stop ends every process of it.
  */
 class ComputerUseLoopTest {
   private static final int SCREEN_W = 1280;
   private static final int SCREEN_H = 800;
+  /** How long a form may stay open; a failed test's form is gone before the next test opens its own. */
+  private static final long FORM_TIMEOUT_MS = 20_000;
 
   @TempDir
   static Path dir;
@@ -92,7 +94,8 @@ class ComputerUseLoopTest {
     Declared space = new Declared(960, 600);
     String[] tool = {"--format", "openai", "--display", space.arg()};
 
-    JsonNode shot = call(tool, "{\"type\":\"computer_call\",\"call_id\":\"call_1\",\"action\":{\"type\":\"screenshot\"}}");
+    JsonNode shot = call(tool,
+        "{\"type\":\"computer_call\",\"call_id\":\"call_1\",\"action\":{\"type\":\"screenshot\"}}");
     assertThat(shot.path("type").asText()).isEqualTo("computer_call_output");
     assertThat(shot.path("call_id").asText()).isEqualTo("call_1");
     assertThat(size(openAiImage(shot))).isEqualTo(space.wh());
@@ -143,8 +146,8 @@ class ComputerUseLoopTest {
 
     static Dialog open(String title) throws Exception {
       Dialog d = new Dialog(CompletableFuture.supplyAsync(() -> SandboxFocusTest.aci(sb, "exec", "--timeout-ms",
-          "30000", "--", "zenity", "--forms", "--title", title, "--text", "Who?", "--add-entry", "First",
-          "--add-entry", "Second")));
+          Long.toString(FORM_TIMEOUT_MS), "--", "zenity", "--forms", "--title", title, "--text", "Who?",
+          "--add-entry", "First", "--add-entry", "Second")));
       JsonNode seen = SandboxFocusTest.awaitObserve(sb, o -> o.path("tree_text").asText()
           .contains("window: \"" + title + "\"") && texts(o).size() == 2 && button(o, "OK") != null);
       List<JsonNode> entries = texts(seen);
@@ -154,8 +157,10 @@ class ComputerUseLoopTest {
     }
 
     String printed() throws Exception {
-      CliRun r = exit.get(20, TimeUnit.SECONDS);
-      assertThat(r.exit()).as("zenity's exit; stderr: %s", r.err()).isZero();
+      // exec kills the form at FORM_TIMEOUT_MS, so this wait ends with zenity's own exit status
+      CliRun r = exit.get(FORM_TIMEOUT_MS + 10_000, TimeUnit.MILLISECONDS);
+      assertThat(r.exit()).as("zenity's exit status (124: killed, the form was never closed: the click on OK "
+          + "missed); it printed %s, stderr %s", r.out(), r.err()).isZero();
       return r.out();
     }
 
