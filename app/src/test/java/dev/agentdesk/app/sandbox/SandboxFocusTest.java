@@ -74,20 +74,23 @@ class SandboxFocusTest {
     }
   }
 
+  /** The window titled {@code title}, or whose class is it (a shell in xterm may retitle its window). */
   static JsonNode window(JsonNode sb, String title) throws Exception {
     long deadline = System.nanoTime() + 30_000_000_000L;
+    String last = "";
     while (System.nanoTime() < deadline) {
       CliRun w = aci(sb, "--json", "windows");
+      last = w.out() + w.err();
       if (w.exit() == 0) {
         for (JsonNode win : Json.MAPPER.readTree(w.out()).path("value")) {
-          if (win.path("title").asText().equals(title)) {
+          if (win.path("title").asText().equals(title) || win.path("class").asText().equalsIgnoreCase(title)) {
             return win;
           }
         }
       }
       Thread.sleep(200);
     }
-    throw new AssertionError("no window " + title);
+    throw new AssertionError("no window " + title + "; last listing: " + last);
   }
 
   static JsonNode awaitObserve(JsonNode sb, java.util.function.Predicate<JsonNode> ok) throws Exception {
