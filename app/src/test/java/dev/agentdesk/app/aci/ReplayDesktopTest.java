@@ -16,19 +16,15 @@ import dev.agentdesk.aci.wire.Target;
 import dev.agentdesk.app.CliRun;
 import dev.agentdesk.testkit.XvfbServer;
 import java.awt.image.BufferedImage;
-import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -48,7 +44,6 @@ class ReplayDesktopTest {
   static final String TOKEN = "replay-desktop";
   static final String QUESTION = "Type here";
   static final ObserveSpec PNG = new ObserveSpec(null, ImageFormat.PNG, null, null);
-  private static final Pattern LISTENING = Pattern.compile("listening on (ws://\\S+)");
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir
@@ -244,27 +239,9 @@ class ReplayDesktopTest {
     }
 
     private static URI listening(Process p, Path work) throws IOException {
-      CompletableFuture<String> found = CompletableFuture.supplyAsync(() -> {
-        try {
-          BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-          for (String line; (line = r.readLine()) != null; ) {
-            Matcher m = LISTENING.matcher(line);
-            if (m.find()) {
-              return m.group(1);
-            }
-          }
-          return null;
-        } catch (IOException e) {
-          return null;
-        }
-      });
-      try {
-        String u = found.get(60, TimeUnit.SECONDS);
-        if (u != null) {
-          return URI.create(u);
-        }
-      } catch (Exception e) {
-        // reported below with the runtime's stderr
+      URI u = dev.agentdesk.app.RuntimeListening.await(p, Duration.ofSeconds(60));
+      if (u != null) {
+        return u;
       }
       throw new IOException("agentdesk runtime did not start: " + Files.readString(work.resolve("stderr.txt")));
     }

@@ -10,8 +10,6 @@ import dev.agentdesk.transcripts.UsageLimit;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -141,20 +139,9 @@ class StatuslineCommandTest {
   @Test
   void aServerThatDoesNotAnswerIsNotWaitedFor() throws Exception {
     // accepts the connection, never answers: only the deadline ends the wait
-    try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-      Thread acceptor = new Thread(() -> {
-        try {
-          while (true) {
-            silent.accept();
-          }
-        } catch (IOException closed) {
-          // the test is over
-        }
-      });
-      acceptor.setDaemon(true);
-      acceptor.start();
+    try (SilentServer silent = new SilentServer()) {
       long start = System.nanoTime();
-      CliRun r = statusline(INPUT, "--server", "http://127.0.0.1:" + silent.getLocalPort() + "/", "--db",
+      CliRun r = statusline(INPUT, "--server", silent.url(), "--db",
           db.toString(), "--timeout-ms", "300");
       long ms = (System.nanoTime() - start) / 1_000_000;
       assertThat(r.exit()).isZero();

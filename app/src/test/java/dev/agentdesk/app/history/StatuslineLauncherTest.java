@@ -144,19 +144,8 @@ class StatuslineLauncherTest {
 
   @Test
   void aServeThatDoesNotAnswerIsNotWaitedFor() throws Exception {
-    try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-      Thread acceptor = new Thread(() -> {
-        try {
-          while (true) {
-            silent.accept();
-          }
-        } catch (IOException closed) {
-          // the test is over
-        }
-      });
-      acceptor.setDaemon(true);
-      acceptor.start();
-      String url = "http://127.0.0.1:" + silent.getLocalPort() + "/";
+    try (SilentServer silent = new SilentServer()) {
+      String url = silent.url();
       Result r = statusline("--server", url);
       assertThat(r.out()).isEqualTo("line of the jvm\n");
       assertThat(r.jvmArgs()).as("the JVM may try it with its own deadline").endsWith("statusline --server " + url);

@@ -1,18 +1,13 @@
 package dev.agentdesk.app.serve.mcp;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * A real {@code agentdesk runtime} (exec on) on a test's Xvfb, in a session bus of its own with the
@@ -21,7 +16,6 @@ import java.util.regex.Pattern;
  */
 public final class AccessibleRuntime implements AutoCloseable {
   public static final String TOKEN = "mcp-runtime-token-0123456789";
-  private static final Pattern LISTENING = Pattern.compile("listening on (ws://\\S+)");
 
   private final Process session;
   public final String url;
@@ -63,31 +57,12 @@ public final class AccessibleRuntime implements AutoCloseable {
     env.put("TOKEN_FILE", token.toString());
     pb.redirectError(dir.resolve("runtime-stderr.txt").toFile());
     Process p = pb.start();
-    CompletableFuture<String> url = CompletableFuture.supplyAsync(() -> {
-      try {
-        BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-        for (String line; (line = r.readLine()) != null; ) {
-          Matcher m = LISTENING.matcher(line);
-          if (m.find()) {
-            return m.group(1);
-          }
-        }
-        return null;
-      } catch (IOException e) {
-        return null;
-      }
-    });
-    String found;
-    try {
-      found = url.get(60, TimeUnit.SECONDS);
-    } catch (Exception e) {
-      found = null;
-    }
+    URI found = dev.agentdesk.app.RuntimeListening.await(p, Duration.ofSeconds(60));
     if (found == null) {
       end(p);
       throw new IOException("agentdesk runtime did not start: " + Files.readString(dir.resolve("runtime-stderr.txt")));
     }
-    AccessibleRuntime rt = new AccessibleRuntime(p, found);
+    AccessibleRuntime rt = new AccessibleRuntime(p, found.toString());
     rt.awaitDialog();
     return rt;
   }

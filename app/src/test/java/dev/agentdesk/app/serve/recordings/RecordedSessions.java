@@ -18,10 +18,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Recordings made once per test JVM by real {@code agentdesk runtime --record DIR} processes on an
@@ -39,7 +36,6 @@ final class RecordedSessions {
   /** Where the script clicks (with observe-after-act): the page's pointer marker must sit here. */
   static final int CLICK_X = 330;
   static final int CLICK_Y = 250;
-  private static final Pattern LISTENING = Pattern.compile("listening on (ws://127\\.0\\.0\\.1:\\d+/)");
 
   private static Path folder;
 
@@ -221,27 +217,9 @@ final class RecordedSessions {
   }
 
   private static URI url(Process p, Path work) throws IOException {
-    CompletableFuture<String> found = CompletableFuture.supplyAsync(() -> {
-      try {
-        BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-        for (String line; (line = r.readLine()) != null; ) {
-          Matcher m = LISTENING.matcher(line);
-          if (m.find()) {
-            return m.group(1);
-          }
-        }
-        return null;
-      } catch (IOException e) {
-        return null;
-      }
-    });
-    try {
-      String u = found.get(60, TimeUnit.SECONDS);
-      if (u != null) {
-        return URI.create(u);
-      }
-    } catch (Exception e) {
-      // reported below with the runtime's stderr
+    URI u = dev.agentdesk.app.RuntimeListening.await(p, Duration.ofSeconds(60));
+    if (u != null) {
+      return u;
     }
     p.destroyForcibly();
     StringBuilder err = new StringBuilder();
