@@ -56,29 +56,65 @@ final class TranscriptCost {
     double usd = 0;
     Double recorded = null;
     for (TranscriptLink.Part part : link.parts()) {
-      if (!Files.isRegularFile(wholeFile(part.path()))) {
-        continue;
-      }
-      Transcripts.FreshParse parse;
-      try {
-        parse = Transcripts.parse(provider, part.path());
-      } catch (TranscriptException | IllegalArgumentException e) {
+      FileCost f = fileCost(provider, part.path());
+      if (f == null) {
         continue;
       }
       read = true;
-      Priced p = usd(parse);
-      responses |= p.responses();
-      unpriced |= p.unpriced();
-      usd += p.usd();
-      RecordedCost r = parse.detail().session().recordedCost();
-      if (r != null) {
-        recorded = (recorded == null ? 0 : recorded) + r.totalUsd();
+      responses |= f.priced().responses();
+      unpriced |= f.priced().unpriced();
+      usd += f.priced().usd();
+      if (f.recordedUsd() != null) {
+        recorded = (recorded == null ? 0 : recorded) + f.recordedUsd();
       }
     }
     if (!read) {
       return AgentCost.NONE;
     }
     return new AgentCost(!responses || unpriced ? null : round(usd), recorded == null ? null : round(recorded));
+  }
+
+  /** One file's price and the cost its agent recorded, as of its size and modification time. */
+  private record FileCost(long size, long modifiedMs, Priced priced, Double recordedUsd) {}
+
+  /**
+   * Files already priced: a file is parsed again only once it changed. A session's earlier files
+   * (an agent that restarted itself) never change, and the current one is read again only when it grew.
+   */
+  private final Map<java.nio.file.Path, FileCost> priced = new java.util.concurrent.ConcurrentHashMap<>();
+  private static final int PRICED_FILES = 512;
+
+  /** The file's costs, from {@link #priced} while it is unchanged; null when it cannot be read. */
+  private FileCost fileCost(Provider provider, java.nio.file.Path path) {
+    java.nio.file.Path whole = wholeFile(path);
+    if (!Files.isRegularFile(whole)) {
+      return null;
+    }
+    long size;
+    long modified;
+    try {
+      size = Files.size(whole);
+      modified = Files.getLastModifiedTime(whole).toMillis();
+    } catch (java.io.IOException e) {
+      return null;
+    }
+    FileCost known = priced.get(path);
+    if (known != null && known.size() == size && known.modifiedMs() == modified) {
+      return known;
+    }
+    Transcripts.FreshParse parse;
+    try {
+      parse = Transcripts.parse(provider, path);
+    } catch (TranscriptException | IllegalArgumentException e) {
+      return null;
+    }
+    RecordedCost r = parse.detail().session().recordedCost();
+    FileCost fresh = new FileCost(size, modified, usd(parse), r == null ? null : r.totalUsd());
+    if (priced.size() >= PRICED_FILES) {
+      priced.clear(); // a long-running server does not keep every file it ever priced
+    }
+    priced.put(path, fresh);
+    return fresh;
   }
 
   /** One file's price: whether it has responses, whether one has a model without a price, and the sum of the rest. */

@@ -79,6 +79,28 @@ class TranscriptCostTest {
   }
 
   @Test
+  void aFileIsParsedAgainOnlyOnceItChanged() throws Exception {
+    var p = PriceTable.bundled().find("claude-opus-5-5").orElseThrow().at("2026-12-01");
+    Path f = tmp.resolve("s1.jsonl");
+    String first = USER + assistant("a1", "msg_1", "claude-opus-5-5", 1200, 34, 500, 66);
+    Files.writeString(f, first);
+    TranscriptCost costs = new TranscriptCost(PriceTable::bundled);
+    TranscriptLink link = new TranscriptLink("claude", "s1", f);
+    double one = Math.round(p.usd(new TokenUsage(1200, 34, 66, 500, 0)) * 1e6) / 1e6;
+    assertThat(costs.of(link).usd()).isEqualTo(one);
+    // the same size and time: the price read before stands (the file is not read again)
+    java.nio.file.attribute.FileTime stamp = Files.getLastModifiedTime(f);
+    Files.writeString(f, first.replace("\"input_tokens\":1200", "\"input_tokens\":9999"));
+    Files.setLastModifiedTime(f, stamp);
+    assertThat(costs.of(link).usd()).isEqualTo(one);
+    // it grew: read again
+    Files.writeString(f, first + assistant("a2", "msg_2", "claude-opus-5-5", 300, 12, 0, 900));
+    double two = Math.round((p.usd(new TokenUsage(1200, 34, 66, 500, 0)) + p.usd(new TokenUsage(300, 12, 900, 0, 0)))
+        * 1e6) / 1e6;
+    assertThat(costs.of(link).usd()).isEqualTo(two);
+  }
+
+  @Test
   void aModelWithoutAPriceOrNoResponseAtAllIsUnknownNotZero() throws Exception {
     assertThat(cost(USER + assistant("a1", "msg_1", "no-such-model-7", 10, 5, 0, 0))).isNull();
     assertThat(cost(USER)).isNull();
