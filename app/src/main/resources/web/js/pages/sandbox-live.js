@@ -169,7 +169,9 @@ export function openLiveView(id, canvas, hooks = {}) {
       moveNext = null;
       input({ verb: 'mouse_down', x: press.x, y: press.y });
     }
-    sendMove(toScreen(e));
+    const at = toScreen(e);
+    if (press) press.last = at;
+    sendMove(at);
   });
   const release = (e) => {
     if (!press || e.button !== 0) return;
@@ -180,7 +182,13 @@ export function openLiveView(id, canvas, hooks = {}) {
     else input({ verb: 'click', x: p.x, y: p.y });
   };
   canvas.addEventListener('pointerup', release);
-  canvas.addEventListener('pointercancel', (e) => { if (press && press.dragging) release(e); press = null; });
+  // A cancelled pointer (its button is -1) must still let go of a held button in the sandbox.
+  canvas.addEventListener('pointercancel', () => {
+    const p = press;
+    press = null;
+    moveNext = null;
+    if (p && p.dragging) input({ verb: 'mouse_up', ...(p.last || { x: p.x, y: p.y }) });
+  });
   canvas.addEventListener('contextmenu', (e) => { e.preventDefault(); canvas.focus(); input({ verb: 'right_click', ...toScreen(e) }); });
   let wheel = null;
   canvas.addEventListener('wheel', (e) => {

@@ -15,21 +15,47 @@ final class PixelDiff {
 
   /**
    * {@code differ} pixels of {@code compared} (the unmasked ones) disagree, inside {@code box}
-   * ({@code null} when none); {@code picture}: the replayed image faded, changed pixels red,
-   * masked ones tinted blue ({@code null} when the sizes differ).
+   * ({@code null} when none).
    */
-  record Result(long differ, long compared, Replayer.Region box, BufferedImage picture) {
+  static final class Result {
+    private final long differ;
+    private final long compared;
+    private final Replayer.Region box;
+    private final java.util.function.Supplier<BufferedImage> drawing;
+
+    private Result(long differ, long compared, Replayer.Region box, java.util.function.Supplier<BufferedImage> drawing) {
+      this.differ = differ;
+      this.compared = compared;
+      this.box = box;
+      this.drawing = drawing;
+    }
+
+    long differ() {
+      return differ;
+    }
+
+    long compared() {
+      return compared;
+    }
+
+    Replayer.Region box() {
+      return box;
+    }
+
     double share() {
       return compared == 0 ? 0 : (double) differ / compared;
+    }
+
+    /**
+     * The replayed image faded, changed pixels red, masked ones tinted blue; {@code null} when the
+     * sizes differ. Drawn on demand: most comparisons pass and never need it.
+     */
+    BufferedImage picture() {
+      return drawing == null ? null : drawing.get();
     }
   }
 
   private PixelDiff() {}
-
-  /** The share of pixels that disagree, nothing masked (kept for callers that need only the share). */
-  static double share(BufferedImage a, BufferedImage b, int tolerance) {
-    return compare(a, b, tolerance, List.of()).share();
-  }
 
   /** {@code masks} are in the images' own pixels. */
   static Result compare(BufferedImage a, BufferedImage b, int tolerance, List<Replayer.Region> masks) {
@@ -42,7 +68,7 @@ final class PixelDiff {
     int h = a.getHeight();
     int[] ra = a.getRGB(0, 0, w, h, null, 0, w);
     int[] rb = b.getRGB(0, 0, w, h, null, 0, w);
-    boolean[] masked = new boolean[ra.length];
+    boolean[] masked = masks.isEmpty() ? null : new boolean[ra.length];
     for (Replayer.Region m : masks) {
       for (int y = Math.max(0, m.y()); y < Math.min(h, m.y() + m.h()); y++) {
         for (int x = Math.max(0, m.x()); x < Math.min(w, m.x() + m.w()); x++) {
@@ -50,7 +76,6 @@ final class PixelDiff {
         }
       }
     }
-    int[] out = new int[ra.length];
     long differ = 0;
     long compared = 0;
     int x0 = w;
@@ -58,33 +83,44 @@ final class PixelDiff {
     int x1 = -1;
     int y1 = -1;
     for (int i = 0; i < ra.length; i++) {
-      int p = ra[i];
-      int q = rb[i];
-      int fade = 0xff000000 | (fade(q >> 16) << 16) | (fade(q >> 8) << 8) | fade(q);
-      if (masked[i]) {
-        out[i] = (fade & 0xffffff00) | MASKED_TINT | 0xff000000;
+      if (masked != null && masked[i]) {
         continue;
       }
       compared++;
-      if (Math.abs(((p >> 16) & 0xff) - ((q >> 16) & 0xff)) > tolerance
-          || Math.abs(((p >> 8) & 0xff) - ((q >> 8) & 0xff)) > tolerance
-          || Math.abs((p & 0xff) - (q & 0xff)) > tolerance) {
+      if (differs(ra[i], rb[i], tolerance)) {
         differ++;
-        out[i] = CHANGED;
         int x = i % w;
         int y = i / w;
         x0 = Math.min(x0, x);
         y0 = Math.min(y0, y);
         x1 = Math.max(x1, x);
         y1 = Math.max(y1, y);
+      }
+    }
+    Replayer.Region box = differ == 0 ? null : new Replayer.Region(x0, y0, x1 - x0 + 1, y1 - y0 + 1);
+    return new Result(differ, compared, box, () -> draw(ra, rb, masked, w, h, tolerance));
+  }
+
+  private static boolean differs(int p, int q, int tolerance) {
+    return Math.abs(((p >> 16) & 0xff) - ((q >> 16) & 0xff)) > tolerance
+        || Math.abs(((p >> 8) & 0xff) - ((q >> 8) & 0xff)) > tolerance
+        || Math.abs((p & 0xff) - (q & 0xff)) > tolerance;
+  }
+
+  private static BufferedImage draw(int[] ra, int[] rb, boolean[] masked, int w, int h, int tolerance) {
+    int[] out = new int[ra.length];
+    for (int i = 0; i < ra.length; i++) {
+      int q = rb[i];
+      int fade = 0xff000000 | (fade(q >> 16) << 16) | (fade(q >> 8) << 8) | fade(q);
+      if (masked != null && masked[i]) {
+        out[i] = (fade & 0xffffff00) | MASKED_TINT | 0xff000000;
       } else {
-        out[i] = fade;
+        out[i] = differs(ra[i], q, tolerance) ? CHANGED : fade;
       }
     }
     BufferedImage picture = new BufferedImage(w, h, BufferedImage.TYPE_INT_RGB);
     picture.setRGB(0, 0, w, h, out, 0, w);
-    Replayer.Region box = differ == 0 ? null : new Replayer.Region(x0, y0, x1 - x0 + 1, y1 - y0 + 1);
-    return new Result(differ, compared, box, picture);
+    return picture;
   }
 
   /** A channel moved three quarters of the way to white: the picture stays readable, red stands out. */

@@ -411,9 +411,10 @@ public final class Replayer {
         b = options.reportDir().resolve(stem + "-replayed." + extension(after));
         Files.write(b, after);
       }
-      if (pixels != null && pixels.picture() != null) {
+      BufferedImage picture = pixels == null ? null : pixels.picture();
+      if (picture != null) {
         d = options.reportDir().resolve(stem + "-diff.png");
-        ImageIO.write(pixels.picture(), "png", d.toFile());
+        ImageIO.write(picture, "png", d.toFile());
       }
     } catch (IOException e) {
       throw new RecordingException("cannot write the divergence images to " + options.reportDir() + ": "

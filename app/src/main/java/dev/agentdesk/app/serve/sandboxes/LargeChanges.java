@@ -78,6 +78,10 @@ final class LargeChanges {
       return out;
     }
     List<ScreenPatch.Piece> have = exact.pieces();
+    // Each piece of the picture decoded once, however many cells it spans; a cell is cut from this.
+    int[] grid = clip(new int[] {b[0] / CELL * CELL, b[1] / CELL * CELL, b[0] + b[2] - b[0] / CELL * CELL + CELL,
+        b[1] + b[3] - b[1] / CELL * CELL + CELL}, screenW, screenH);
+    BufferedImage whole = null;
     for (int y = b[1] / CELL * CELL; y < b[1] + b[3]; y += CELL) {
       for (int x = b[0] / CELL * CELL; x < b[0] + b[2]; x += CELL) {
         int[] c = clip(new int[] {x, y, CELL, CELL}, screenW, screenH);
@@ -85,7 +89,11 @@ final class LargeChanges {
             && p.y() + p.h() >= c[1] + c[3])) {
           continue;
         }
-        out.add(new ScreenPatch.Piece(c[0], c[1], c[2], c[3], png(compose(picture, c)), "png"));
+        if (whole == null) {
+          whole = compose(picture, grid);
+        }
+        out.add(new ScreenPatch.Piece(c[0], c[1], c[2], c[3],
+            png(whole.getSubimage(c[0] - grid[0], c[1] - grid[1], c[2], c[3])), "png"));
       }
     }
     return out;

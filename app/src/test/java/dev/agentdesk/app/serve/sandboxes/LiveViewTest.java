@@ -287,6 +287,17 @@ class LiveViewTest {
       xs.add(Integer.parseInt(moved.group(1)));
     }
     assertThat(xs).as("motion with the button held").isNotEmpty().anyMatch(x -> x > 660 && x < 940);
+
+    // A cancelled pointer (button -1, as browsers send it) lets go of the held button in the sandbox too.
+    long pressed = PRESS.matcher(read(events)).results().count();
+    long released = RELEASE.matcher(read(events)).results().count();
+    new Actions(b.driver).moveToLocation(vx.applyAsInt(650), vy.applyAsInt(420)).clickAndHold()
+        .moveToLocation(vx.applyAsInt(800), vy.applyAsInt(500)).perform();
+    awaitTrue(() -> PRESS.matcher(read(events)).results().count() > pressed, "xev saw the second press", 10);
+    js(b, "arguments[0].dispatchEvent(new PointerEvent('pointercancel', {pointerId: 1, button: -1, bubbles: true}));",
+        canvas);
+    awaitTrue(() -> RELEASE.matcher(read(events)).results().count() > released, "xev saw the cancel's release", 10);
+    new Actions(b.driver).release().perform();
   }
 
   @Test
