@@ -74,8 +74,22 @@ final class TranscriptCost {
     return new AgentCost(!responses || unpriced ? null : round(usd), recorded == null ? null : round(recorded));
   }
 
-  /** One file's price and the cost its agent recorded, as of its size and modification time. */
-  private record FileCost(long size, long modifiedMs, Priced priced, Double recordedUsd) {}
+  /** One file's price and the cost its agent recorded, as of its {@link Stamp}. */
+  private record FileCost(Stamp stamp, Priced priced, Double recordedUsd) {}
+
+  /**
+   * What tells a changed file from an unchanged one: its size and modification time, and those of
+   * its SQLite write-ahead log ({@code FILE-wal}) — a database an agent holds open (OpenCode's)
+   * takes new rows into the log and leaves the main file as it was until a checkpoint.
+   */
+  private record Stamp(long size, long modifiedMs, long walSize, long walModifiedMs) {
+    static Stamp of(java.nio.file.Path file) throws java.io.IOException {
+      java.nio.file.Path wal = file.resolveSibling(file.getFileName() + "-wal");
+      boolean logged = Files.isRegularFile(wal);
+      return new Stamp(Files.size(file), Files.getLastModifiedTime(file).toMillis(),
+          logged ? Files.size(wal) : -1, logged ? Files.getLastModifiedTime(wal).toMillis() : -1);
+    }
+  }
 
   /**
    * Files already priced: a file is parsed again only once it changed. A session's earlier files
@@ -90,16 +104,14 @@ final class TranscriptCost {
     if (!Files.isRegularFile(whole)) {
       return null;
     }
-    long size;
-    long modified;
+    Stamp stamp;
     try {
-      size = Files.size(whole);
-      modified = Files.getLastModifiedTime(whole).toMillis();
+      stamp = Stamp.of(whole);
     } catch (java.io.IOException e) {
       return null;
     }
     FileCost known = priced.get(path);
-    if (known != null && known.size() == size && known.modifiedMs() == modified) {
+    if (known != null && known.stamp().equals(stamp)) {
       return known;
     }
     Transcripts.FreshParse parse;
@@ -109,7 +121,7 @@ final class TranscriptCost {
       return null;
     }
     RecordedCost r = parse.detail().session().recordedCost();
-    FileCost fresh = new FileCost(size, modified, usd(parse), r == null ? null : r.totalUsd());
+    FileCost fresh = new FileCost(stamp, usd(parse), r == null ? null : r.totalUsd());
     if (priced.size() >= PRICED_FILES) {
       priced.clear(); // a long-running server does not keep every file it ever priced
     }

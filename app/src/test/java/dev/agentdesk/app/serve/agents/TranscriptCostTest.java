@@ -3,6 +3,7 @@ package dev.agentdesk.app.serve.agents;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentdesk.agents.TranscriptLink;
+import dev.agentdesk.testkit.OpenCodeDatabase;
 import dev.agentdesk.transcripts.cost.PriceTable;
 import dev.agentdesk.transcripts.records.TokenUsage;
 import java.nio.file.Files;
@@ -98,6 +99,27 @@ class TranscriptCostTest {
     double two = Math.round((p.usd(new TokenUsage(1200, 34, 66, 500, 0)) + p.usd(new TokenUsage(300, 12, 900, 0, 0)))
         * 1e6) / 1e6;
     assertThat(costs.of(link).usd()).isEqualTo(two);
+  }
+
+  @Test
+  void aDatabaseTheAgentHoldsOpenIsReadAgainWhenOnlyItsWriteAheadLogGrew() throws Exception {
+    var p = PriceTable.bundled().find("gpt-4o").orElseThrow().at(java.time.LocalDate.now(java.time.ZoneOffset.UTC).toString());
+    Path db = tmp.resolve("opencode/opencode.db");
+    try (OpenCodeDatabase opencode = OpenCodeDatabase.create(db, "ses_1", tmp.toString(), "priced")) {
+      opencode.message("msg_1", "ses_1", "user", 0, null, null);
+      opencode.message("msg_2", "ses_1", "assistant", 1, "gpt-4o", OpenCodeDatabase.tokens(1000, 200));
+      TranscriptCost costs = new TranscriptCost(PriceTable::bundled);
+      TranscriptLink link = new TranscriptLink("opencode", "ses_1", Path.of(db + "#ses_1"));
+      assertThat(costs.of(link).usd()).isEqualTo(Math.round(p.usd(new TokenUsage(1000, 200, 0, 0, 0)) * 1e6) / 1e6);
+
+      java.nio.file.attribute.FileTime main = Files.getLastModifiedTime(db);
+      long size = Files.size(db);
+      opencode.message("msg_3", "ses_1", "assistant", 2, "gpt-4o", OpenCodeDatabase.tokens(500, 50));
+      Files.setLastModifiedTime(db, main); // what a checkpoint-free write leaves: the main file as it was
+      assertThat(Files.size(db)).isEqualTo(size);
+      double both = p.usd(new TokenUsage(1000, 200, 0, 0, 0)) + p.usd(new TokenUsage(500, 50, 0, 0, 0));
+      assertThat(costs.of(link).usd()).isEqualTo(Math.round(both * 1e6) / 1e6);
+    }
   }
 
   @Test

@@ -1,5 +1,7 @@
 package dev.agentdesk.app.serve.history;
 
+import static dev.agentdesk.testkit.OpenCodeDatabase.text;
+import static dev.agentdesk.testkit.OpenCodeDatabase.tokens;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -8,6 +10,7 @@ import dev.agentdesk.app.history.HistoryFolderOptions;
 import dev.agentdesk.app.serve.Browser;
 import dev.agentdesk.app.serve.ServeConfig;
 import dev.agentdesk.app.serve.TestServer;
+import dev.agentdesk.testkit.OpenCodeDatabase;
 import dev.agentdesk.transcripts.Provider;
 import dev.agentdesk.transcripts.Transcripts;
 import dev.agentdesk.transcripts.assemble.DetailJson;
@@ -18,10 +21,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.Statement;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -123,7 +122,11 @@ class ServeTailsEveryProviderTest {
       live.add(copilot(where.get(Provider.COPILOT), 1));
       live.add(cursor(where.get(Provider.CURSOR), 1));
       Path db = where.get(Provider.OPENCODE).resolve("opencode.db");
-      try (Connection writer = opencodeDatabase(db)) {
+      try (OpenCodeDatabase writer = OpenCodeDatabase.create(db, "ses_db_live", CWD, "OpenCode database live")) {
+        writer.message("msg_db_1", "ses_db_live", "user", 0, null, null);
+        writer.part("prt_db_1", "msg_db_1", "ses_db_live", text("first opencode database words"));
+        writer.message("msg_db_1b", "ses_db_live", "assistant", 1, "gpt-4o-mini", tokens(70, 7));
+        writer.part("prt_db_1b", "msg_db_1b", "ses_db_live", text("opencode database answer"));
         live.add(new Live(Provider.OPENCODE, "ses_db_live", Path.of(db + "#ses_db_live")));
         Map<String, Long> first = new LinkedHashMap<>();
         for (Live l : live) {
@@ -139,9 +142,9 @@ class ServeTailsEveryProviderTest {
         }
 
         // 2. OpenCode is mid-write: an uncommitted row is not seen and does not block the server.
-        writer.setAutoCommit(false);
-        insertMessage(writer, "msg_db_2", "ses_db_live", "user", 2, null);
-        insertPart(writer, "prt_db_2", "msg_db_2", "ses_db_live", text("quokkadatabase opencode words"));
+        writer.connection().setAutoCommit(false);
+        writer.message("msg_db_2", "ses_db_live", "user", 2, null, null);
+        writer.part("prt_db_2", "msg_db_2", "ses_db_live", text("quokkadatabase opencode words"));
 
         // 3. Every session grows; the new words are the provider's own.
         claude(where.get(Provider.CLAUDE), 2);
@@ -161,7 +164,7 @@ class ServeTailsEveryProviderTest {
           HistoryApiTest.awaitTrue(() -> hits(s, word).contains(l.id()), 20);
         }
         assertThat(hits(s, "quokkadatabase")).doesNotContain("ses_db_live");
-        writer.commit();
+        writer.connection().commit();
         Live dbLive = live.get(live.size() - 1);
         awaitSameAsFreshParse(s, dbLive);
         assertThat(messages(s, dbLive)).isGreaterThan(first.get("ses_db_live"));
@@ -204,7 +207,7 @@ class ServeTailsEveryProviderTest {
         Thread.sleep(3000);
         assertThat(s.get("/api/history/import").json().get("records").asLong()).isEqualTo(records);
         assertThat(s.get("/api/history/import").json().get("errors").asInt()).isZero();
-        writer.setAutoCommit(true);
+        writer.connection().setAutoCommit(true);
       }
 
       if (b != null) {
@@ -420,75 +423,6 @@ class ServeTailsEveryProviderTest {
 
   private static String part(String id, String message, String session, String body) {
     return "{\"id\":\"" + id + "\",\"messageID\":\"" + message + "\",\"sessionID\":\"" + session + "\"," + body.substring(1);
-  }
-
-  private static String text(String t) {
-    return "{\"type\":\"text\",\"text\":\"" + t + "\"}";
-  }
-
-  private static String tokens(long in, long out) {
-    return "{\"input\":" + in + ",\"output\":" + out + ",\"reasoning\":0,\"cache\":{\"read\":0,\"write\":0}}";
-  }
-
-  /** An opencode.db as 1.2+ lays it out, with one session, held open by the returned connection (the "agent"). */
-  private static Connection opencodeDatabase(Path db) throws Exception {
-    Files.createDirectories(db.getParent());
-    Connection c = DriverManager.getConnection("jdbc:sqlite:" + db);
-    try (Statement s = c.createStatement()) {
-      s.execute("PRAGMA journal_mode=WAL");
-      s.execute("CREATE TABLE session (id TEXT PRIMARY KEY, project_id TEXT NOT NULL, parent_id TEXT, slug TEXT,"
-          + " directory TEXT NOT NULL, title TEXT NOT NULL, version TEXT NOT NULL, time_created INTEGER NOT NULL,"
-          + " time_updated INTEGER NOT NULL)");
-      s.execute("CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, time_created INTEGER NOT NULL,"
-          + " time_updated INTEGER NOT NULL, data TEXT NOT NULL)");
-      s.execute("CREATE TABLE part (id TEXT PRIMARY KEY, message_id TEXT NOT NULL, session_id TEXT NOT NULL,"
-          + " time_created INTEGER NOT NULL, time_updated INTEGER NOT NULL, data TEXT NOT NULL)");
-    }
-    long t = Instant.now().toEpochMilli();
-    try (PreparedStatement p = c.prepareStatement("INSERT INTO session VALUES (?,?,?,?,?,?,?,?,?)")) {
-      p.setString(1, "ses_db_live");
-      p.setString(2, "proj_live");
-      p.setString(3, null);
-      p.setString(4, "db-live");
-      p.setString(5, CWD);
-      p.setString(6, "OpenCode database live");
-      p.setString(7, "1.2.3");
-      p.setLong(8, t);
-      p.setLong(9, t);
-      p.executeUpdate();
-    }
-    insertMessage(c, "msg_db_1", "ses_db_live", "user", 0, null);
-    insertPart(c, "prt_db_1", "msg_db_1", "ses_db_live", text("first opencode database words"));
-    insertMessage(c, "msg_db_1b", "ses_db_live", "assistant", 1, tokens(70, 7));
-    insertPart(c, "prt_db_1b", "msg_db_1b", "ses_db_live", text("opencode database answer"));
-    return c;
-  }
-
-  private static void insertMessage(Connection c, String id, String session, String role, long dt, String tokens)
-      throws Exception {
-    long t = Instant.now().toEpochMilli() + dt;
-    String data = "{\"role\":\"" + role + "\",\"time\":{\"created\":" + t + "}"
-        + (tokens == null ? "" : ",\"modelID\":\"gpt-4o-mini\",\"providerID\":\"openai\",\"tokens\":" + tokens) + "}";
-    try (PreparedStatement p = c.prepareStatement("INSERT INTO message VALUES (?,?,?,?,?)")) {
-      p.setString(1, id);
-      p.setString(2, session);
-      p.setLong(3, t);
-      p.setLong(4, t);
-      p.setString(5, data);
-      p.executeUpdate();
-    }
-  }
-
-  private static void insertPart(Connection c, String id, String message, String session, String data) throws Exception {
-    try (PreparedStatement p = c.prepareStatement("INSERT INTO part VALUES (?,?,?,?,?,?)")) {
-      p.setString(1, id);
-      p.setString(2, message);
-      p.setString(3, session);
-      p.setLong(4, 1);
-      p.setLong(5, System.currentTimeMillis());
-      p.setString(6, data);
-      p.executeUpdate();
-    }
   }
 
   private Live copilot(Path root, int step) throws IOException {
