@@ -48,10 +48,12 @@ class ProviderFieldsStayInAdaptersTest {
 
   /**
    * Main sources that write provider files on purpose, with why: the benchmark's corpus generator
-   * makes Claude Code and Codex transcripts to import (test data, like the stand-ins).
+   * makes Claude Code and Codex transcripts to import (test data, like the stand-ins); the test
+   * kit's OpenCodeDatabase writes an opencode.db the way a running OpenCode holds it open.
    */
   static final Set<String> WRITERS_OF_PROVIDER_FILES = Set.of(
-      "benchmarks/src/main/java/dev/agentdesk/bench/history/CorpusGenerator.java");
+      "benchmarks/src/main/java/dev/agentdesk/bench/history/CorpusGenerator.java",
+      "testkit/src/main/java/dev/agentdesk/testkit/OpenCodeDatabase.java");
 
   /**
    * Main-source folders that speak a provider's wire format on purpose: the test kit's scripted
