@@ -32,7 +32,15 @@ class AutoResumeTest {
   static final Path STANDINS = Path.of(System.getProperty("agentdesk.repo.root", ".."))
       .resolve("agents/src/test/resources/standins");
 
+  /**
+   * How far ahead the stand-in's limit resets. The limit must still be in the state when the test
+   * replays it: 5 s was once too short for a stalled CI machine (the limit expired unseen).
+   */
+  private static final int RESET_SECONDS = 8;
+
   @TempDir Path dir;
+  /** When the test saw the limit in the state: its reset is at most RESET_SECONDS later. */
+  private Instant limitSeen;
   private Notifier notifier;
   private final List<Notification> browser = new CopyOnWriteArrayList<>();
   private PtySession pty;
@@ -76,14 +84,15 @@ class AutoResumeTest {
     resume = new AutoResume(all, notifier, id -> {});
     SessionSpec spec = SessionSpec.of(List.of(bin.resolve("claude").toString(), "Add a retry")).withCwd(work)
         .withAgent(Agent.CLAUDE).withEnv("HOME", home.toString()).withEnv("STANDIN_SCENARIO", "usage-limit")
-        .withEnv("STANDIN_RESET_SECONDS", "5").withEnv("STANDIN_INPUT_LOG", log().toString());
+        .withEnv("STANDIN_RESET_SECONDS", Integer.toString(RESET_SECONDS)).withEnv("STANDIN_INPUT_LOG", log().toString());
     // Auto-resume ignores the states of a session it does not track yet; the current one is replayed below.
     pty = PtySession.start(spec, List.of(new SessionWatch("t1", "claude", notifier, resume)));
     resume.track("t1", "claude", "claude", "#/terminals/t1", AutoResume.target(pty), enabled);
     // The state, not the screen: a row on screen is parsed once the cursor has left it. The reset is
-    // 5 s ahead so that a slow machine still replays the limit before it expires.
+    // RESET_SECONDS ahead so that a slow machine still replays the limit before it expires.
     Await.until("the limit in the state", Duration.ofSeconds(20),
         () -> SessionView.ofTerminal("t1", "claude", pty.state()).limited(), () -> pty.screen().text());
+    limitSeen = Instant.now();
     resume.observe(SessionView.ofTerminal("t1", "claude", pty.state()));
   }
 
@@ -105,7 +114,7 @@ class AutoResumeTest {
     awaitScheduled();
     AutoResume.Plan p = resume.plan("t1").orElseThrow();
     assertThat(p.resumeAt()).isEqualTo(p.resetAt().plusSeconds(1));
-    assertThat(p.resetAt()).isAfter(Instant.now().minusSeconds(2)).isBefore(Instant.now().plusSeconds(7));
+    assertThat(p.resetAt()).isAfter(Instant.now().minusSeconds(2)).isBefore(Instant.now().plusSeconds(RESET_SECONDS + 2));
 
     Await.until("the stand-in to read 'continue'", Duration.ofSeconds(20), () -> {
       try {
@@ -157,7 +166,7 @@ class AutoResumeTest {
   @Test
   void doesNothingWhenAutoResumeIsOff() throws Exception {
     startAtLimit(null, false);
-    Thread.sleep(8000); // the reset (5 s) plus the margin (1 s) plus slack
+    awaitPast(limitSeen.plusSeconds(RESET_SECONDS + 1)); // the reset plus auto-resume's margin (1 s)
     assertThat(resume.plan("t1")).isEmpty();
     assertThat(received()).isEmpty();
     assertThat(pty.screen().text()).contains("usage limit reached");
@@ -174,7 +183,7 @@ class AutoResumeTest {
     assertThat(resume.cancel("t1")).isTrue();
     assertThat(resume.plan("t1").orElseThrow().reason()).isEqualTo("cancelled");
     assertThat(resume.cancel("t1")).isFalse();
-    Thread.sleep(7000); // past the reset (5 s) and the margin (1 s)
+    awaitPast(limitSeen.plusSeconds(RESET_SECONDS + 1)); // the reset plus auto-resume's margin (1 s)
     assertThat(received()).isEmpty();
   }
 
