@@ -98,10 +98,12 @@ public final class PtySession implements AutoCloseable {
       core.replayingHistory(); // before the reader starts: the redraw is the first output
     }
     this.capture = initialCapture;
+    // The ticker before the reader: a program that ends at once has the reader cancel it (was a
+    // NullPointerException that left the session unfinished, its waiters hanging).
+    this.ticker = TICKER.scheduleWithFixedDelay(this::tick, TICK_MS, TICK_MS, TimeUnit.MILLISECONDS);
     this.reader = new Thread(this::readLoop, "pty-reader-" + process.pid());
     this.reader.setDaemon(true);
     this.reader.start();
-    this.ticker = TICKER.scheduleWithFixedDelay(this::tick, TICK_MS, TICK_MS, TimeUnit.MILLISECONDS);
   }
 
   /** Starts {@code spec} with no listener yet. */

@@ -168,6 +168,20 @@ class PtySessionTest {
   }
 
   @Test
+  @org.junit.jupiter.api.Timeout(120)
+  void aProgramThatEndsAtOnceFinishesItsSession() throws Exception {
+    // The reader could reach its end before the constructor had scheduled the ticker: a
+    // NullPointerException on the reader thread (seen once in CI, which then hung in this class),
+    // the session never finished. A race of microseconds: these runs do not catch it every time
+    // (the old code passed 40 here on an idle machine), but none of them may hang.
+    for (int i = 0; i < 40; i++) {
+      try (PtySession s = PtySession.start(SessionSpec.of("true"))) {
+        assertThat(s.waitFor(Duration.ofSeconds(10))).as("run %d finished", i).hasValue(0);
+      }
+    }
+  }
+
+  @Test
   void exitStatusIsPassedThroughAndReported() throws Exception {
     Recorder rec = new Recorder();
     try (PtySession s = start(SessionSpec.of("sh", "-c", "echo bye; exit 7"), rec)) {
