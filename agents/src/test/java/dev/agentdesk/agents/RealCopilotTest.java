@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentdesk.agents.AgentStatus.Phase;
 import dev.agentdesk.terminal.session.PendingChoice;
+import dev.agentdesk.testkit.Processes;
 import dev.agentdesk.testkit.RealAgents;
 import dev.agentdesk.testkit.model.ModelRequest;
 import dev.agentdesk.testkit.model.ModelServer;
@@ -118,11 +119,11 @@ class RealCopilotTest {
     assertThat(done.transcript().path().getFileName()).hasToString("events.jsonl");
     assertThat(Files.readString(done.transcript().path())).doesNotContain("session.shutdown");
 
-    assertThat(processesIn(s.worktree())).isNotEmpty();
+    assertThat(Processes.workingIn(s.worktree())).isNotEmpty();
     AgentSession stopped = sessions.stop(s.id());
     assertThat(stopped.lifecycle()).isEqualTo(Lifecycle.ENDED);
-    Standins.await("every process in the worktree ended, now " + processesIn(s.worktree()), WAIT,
-        () -> processesIn(s.worktree()).isEmpty());
+    Standins.await("every process in the worktree ended, now " + Processes.workingIn(s.worktree()), WAIT,
+        () -> Processes.workingIn(s.worktree()).isEmpty());
     // its own exit wrote the run's totals; they are not counted on top of the records
     assertThat(Files.readString(stopped.transcript().path())).contains("\"session.shutdown\"");
     AgentSession after = await(s.id(), "the totals after the shutdown", x -> x.transcriptBytesRead()
@@ -152,7 +153,7 @@ class RealCopilotTest {
     assertThat(failed.terminal().lastApiError()).isEqualTo("500 Internal server error");
     assertThat(failed.terminal().lastApiErrorKind()).isEqualTo("server");
     sessions.stop(s.id());
-    Standins.await("every process in the worktree ended", WAIT, () -> processesIn(s.worktree()).isEmpty());
+    Standins.await("every process in the worktree ended", WAIT, () -> Processes.workingIn(s.worktree()).isEmpty());
   }
 
   @Test
@@ -166,7 +167,7 @@ class RealCopilotTest {
         && first.equals(x.tokens()) && screen(x.id()).contains("Before the stop.") && x.status().phase() == Phase.IDLE);
     AgentSession stopped = sessions.stop(s.id());
     assertThat(stopped.lifecycle()).isEqualTo(Lifecycle.ENDED);
-    Standins.await("every process in the worktree ended", WAIT, () -> processesIn(s.worktree()).isEmpty());
+    Standins.await("every process in the worktree ended", WAIT, () -> Processes.workingIn(s.worktree()).isEmpty());
 
     AgentSession resumed = sessions.resume(s.id());
     // --resume takes an optional value (alone it opens a picker); 1.0.102 takes the id as the next token
@@ -184,21 +185,10 @@ class RealCopilotTest {
     assertThat(more.transcript()).isEqualTo(linked.transcript());
     assertThat(Files.readString(more.transcript().path())).contains("After the resume.");
     sessions.stop(s.id());
-    Standins.await("every process in the worktree ended", WAIT, () -> processesIn(s.worktree()).isEmpty());
+    Standins.await("every process in the worktree ended", WAIT, () -> Processes.workingIn(s.worktree()).isEmpty());
   }
 
   // ---- helpers ----
-
-  /** The live processes whose working folder is in {@code folder} (Linux: {@code /proc/<pid>/cwd}), with their commands. */
-  static List<String> processesIn(Path folder) {
-    return ProcessHandle.allProcesses().filter(ProcessHandle::isAlive).filter(p -> {
-      try {
-        return Files.readSymbolicLink(Path.of("/proc", Long.toString(p.pid()), "cwd")).startsWith(folder);
-      } catch (java.io.IOException | RuntimeException e) {
-        return false; // gone, or not ours to read
-      }
-    }).map(p -> p.pid() + " " + p.info().commandLine().orElse("?")).toList();
-  }
 
   static long size(Path p) {
     try {

@@ -3,6 +3,7 @@ package dev.agentdesk.agents;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentdesk.agents.AgentStatus.Phase;
+import dev.agentdesk.testkit.Processes;
 import dev.agentdesk.testkit.GeminiCliHome;
 import dev.agentdesk.testkit.model.ModelRequest;
 import dev.agentdesk.testkit.model.ModelServer;
@@ -188,14 +189,14 @@ class RealGeminiTest {
         .withPrompt("first g-before"));
     AgentSession linked = await(s.id(), "the first turn, linked", x -> x.transcript() != null && x.tokens() != null
         && x.tokens().output() == 9 && x.status().phase() == Phase.IDLE);
-    assertThat(processesIn(linked.worktree())).isNotEmpty();
+    assertThat(Processes.workingIn(linked.worktree())).isNotEmpty();
 
     long before = System.nanoTime();
     AgentSession stopped = sessions.stop(s.id());
     long stopMs = (System.nanoTime() - before) / 1_000_000;
     assertThat(stopped.lifecycle()).isEqualTo(Lifecycle.ENDED);
     assertThat(stopMs).as("ended by its own quit (Ctrl-C twice), not after TERM").isLessThan(2_500);
-    assertThat(processesIn(linked.worktree())).isEmpty();
+    assertThat(Processes.workingIn(linked.worktree())).isEmpty();
 
     AgentSession resumed = sessions.resume(s.id());
     assertThat(resumed.argv()).containsSubsequence("--resume", linked.transcript().sessionId());
@@ -206,22 +207,10 @@ class RealGeminiTest {
     assertThat(more.transcript()).isEqualTo(linked.transcript());
     assertThat(more.tokens()).isEqualTo(new TokenUsage(900, 15, 0, 0, 0));
     sessions.stop(s.id());
-    assertThat(processesIn(linked.worktree())).isEmpty();
+    assertThat(Processes.workingIn(linked.worktree())).isEmpty();
   }
 
   // ---- helpers ----
-
-  /** Processes whose working folder is {@code dir} (Gemini's launcher and the node process it relaunches). */
-  static List<Long> processesIn(Path dir) throws IOException {
-    Path real = dir.toRealPath();
-    return ProcessHandle.allProcesses().filter(p -> {
-      try {
-        return Files.readSymbolicLink(Path.of("/proc", Long.toString(p.pid()), "cwd")).equals(real);
-      } catch (IOException | UnsupportedOperationException | SecurityException e) {
-        return false;
-      }
-    }).map(ProcessHandle::pid).toList();
-  }
 
   static String screen(String id) {
     return RealAgentWaits.screen(sessions, id);

@@ -3,6 +3,7 @@ package dev.agentdesk.agents;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentdesk.agents.AgentStatus.Phase;
+import dev.agentdesk.testkit.Processes;
 import dev.agentdesk.testkit.RealAgents;
 import dev.agentdesk.testkit.model.ModelRequest;
 import dev.agentdesk.testkit.model.ModelServer;
@@ -100,12 +101,12 @@ class RealPiTest {
     assertThat(wrote.tokens()).isEqualTo(new TokenUsage(1200 + 300 + 400, 60, 600, 0, 0));
     assertThat(wrote.status().awaitingInput()).isFalse();
 
-    assertThat(RealCopilotTest.processesIn(s.worktree())).isNotEmpty();
+    assertThat(Processes.workingIn(s.worktree())).isNotEmpty();
     long before = System.nanoTime();
     AgentSession stopped = sessions.stop(s.id());
     long stopMs = (System.nanoTime() - before) / 1_000_000;
     assertThat(stopped.lifecycle()).isEqualTo(Lifecycle.ENDED);
-    Standins.await("every process in the worktree ended", WAIT, () -> RealCopilotTest.processesIn(s.worktree()).isEmpty());
+    Standins.await("every process in the worktree ended", WAIT, () -> Processes.workingIn(s.worktree()).isEmpty());
     assertThat(stopMs).as("stopped by its exit keys, not after TERM").isLessThan(2_500);
 
     AgentSession resumed = sessions.resume(s.id());
@@ -139,7 +140,7 @@ class RealPiTest {
     assertThat(failed.terminal().lastApiErrorKind()).isEqualTo("server");
     assertThat(failed.status().phase()).isNotEqualTo(Phase.RATE_LIMITED);
     sessions.stop(s.id());
-    Standins.await("every process in the worktree ended", WAIT, () -> RealCopilotTest.processesIn(s.worktree()).isEmpty());
+    Standins.await("every process in the worktree ended", WAIT, () -> Processes.workingIn(s.worktree()).isEmpty());
   }
 
   // ---- helpers ----

@@ -22,6 +22,13 @@ final class LiveTools {
   private static final List<String> VERBS = List.of("click", "double_click", "right_click", "move", "drag", "scroll",
       "type_text", "key");
 
+  /**
+   * The quiet window of the look that follows an action (observe): an application updates its
+   * accessibility tree a moment after the keys (zenity's entry showed "agent-was-her" of 14 typed
+   * characters in a look taken at once), so the look waits until its events have been quiet this long.
+   */
+  static final int AFTER_ACT_SETTLE_MS = 300;
+
   private final TerminalsPort terminals;
   private final AgentsPort agents;
   private final SandboxesPort sandboxes;
@@ -323,7 +330,8 @@ final class LiveTools {
         .build();
     return ToolDef.control("sandbox_act", "Act in a sandbox",
         "Performs one ACI action (click, double_click, right_click, move, drag, scroll, type_text, key) in a"
-            + " sandbox, at screen pixels or on an element ref from sandbox_observe; with observe, returns the accessibility tree after it. Needs control to be allowed.",
+            + " sandbox, at screen pixels or on an element ref from sandbox_observe; with observe, returns the accessibility tree after it"
+            + " (once the application's accessibility events have been quiet for " + AFTER_ACT_SETTLE_MS + " ms). Needs control to be allowed.",
         in, out, args -> {
           String id = args.string("id");
           Args a = new Args("sandbox_act action", args.object("action"), Schema.keys(action));
@@ -348,7 +356,7 @@ final class LiveTools {
           sandboxes.act(id, body);
           ObjectNode r = Jsons.object().put("ok", true).put("type", type);
           if (observe) {
-            r.set("observation", sandboxes.observe(id, false));
+            r.set("observation", sandboxes.observe(id, false, AFTER_ACT_SETTLE_MS));
           }
           return ToolDef.Outcome.of(r);
         });
@@ -368,11 +376,14 @@ final class LiveTools {
     Map<String, Object> in = Schema.object()
         .req("id", idArg("sandbox"))
         .opt("diff", Schema.bool("Only what changed since the last observation"))
+        .opt("settle_ms", Schema.integer("Wait until the accessibility events have been quiet this long first (ms)",
+            0, 3000))
         .build();
     return ToolDef.read("sandbox_observe", "Observe a sandbox",
-        "The sandbox's accessibility tree as text (tree_text), whole or as a diff against the last one.",
+        "The sandbox's accessibility tree as text (tree_text), whole or as a diff against the last one;"
+            + " settle_ms waits for the application to finish updating it.",
         in, observationSchema(), args -> ToolDef.Outcome.of((ObjectNode) sandboxes.observe(args.string("id"),
-            args.flag("diff"))));
+            args.flag("diff"), args.optInt("settle_ms", 0, 3000))));
   }
 
   private ToolDef sandboxExec() {

@@ -15,8 +15,11 @@ public interface SandboxesPort {
   /** {@code POST /api/sandboxes/{id}/act} with this body (verb, x, y, text, key, …). */
   JsonNode act(String id, ObjectNode action);
 
-  /** {@code GET /api/sandboxes/{id}/observe}: the accessibility tree as text. */
-  JsonNode observe(String id, boolean diff);
+  /**
+   * {@code GET /api/sandboxes/{id}/observe}: the accessibility tree as text; {@code settleMs}, when
+   * not null, has the runtime wait for the accessibility events to be quiet that long first.
+   */
+  JsonNode observe(String id, boolean diff, Integer settleMs);
 
   /** {@code POST /api/sandboxes/{id}/exec}: exit code, stdout and stderr of a command run in the sandbox. */
   JsonNode exec(String id, List<String> argv);

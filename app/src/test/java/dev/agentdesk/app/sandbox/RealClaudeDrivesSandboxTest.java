@@ -3,6 +3,7 @@ package dev.agentdesk.app.sandbox;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.agentdesk.app.CliRun;
 import dev.agentdesk.app.serve.Json;
 import dev.agentdesk.app.serve.TestServer;
 import dev.agentdesk.app.serve.agents.AgentsApiTest;
@@ -31,12 +32,15 @@ import org.junit.jupiter.api.io.TempDir;
  * the element refs that observation gave (the replies are built from the request that carries the
  * tool result, {@link Reply#fromRequest}), typing in between. The desktop shows the effect: the
  * observation after typing has the text in the entry, zenity prints it when OK is clicked, and the
- * recording holds the agent's actions.
+ * recording holds the agent's actions. That recording, replayed ({@code aci replay --fast}) onto a
+ * fresh sandbox with the same app, matches reply by reply and leaves the same effect.
  */
 class RealClaudeDrivesSandboxTest {
   static final String TYPED = "agent-was-here";
   static final Pattern ENTRY = Pattern.compile("(e\\d+) text \\(editable");
   static final Pattern OK = Pattern.compile("(e\\d+) push_button \\(is_default\\)");
+
+  static final String APP = "zenity --entry --title 'Rename file' --text 'New name:'";
 
   @Test
   void claudeObservesClicksByRefAndTypesIntoASandboxApp(@TempDir Path dir) throws Exception {
@@ -57,7 +61,7 @@ class RealClaudeDrivesSandboxTest {
         Path serveToken = dir.resolve("serve-token");
         Files.writeString(serveToken, s.token.orElseThrow());
         Files.setPosixFilePermissions(serveToken, PosixFilePermissions.fromString("rw-------"));
-        JsonNode sb = cli.start("--name", "desk", "--app", "zenity --entry --title 'Rename file' --text 'New name:'",
+        JsonNode sb = cli.start("--name", "desk", "--app", APP,
             "--record", recording.toString(), "--server", s.base, "--token-file", serveToken.toString());
         String id = sb.path("id").asText();
         SandboxLifecycleTest.awaitTree(s, id, t -> t.contains("New name:"));
@@ -104,6 +108,25 @@ class RealClaudeDrivesSandboxTest {
         String recorded = segments(recording);
         assertThat(recorded).as("the recording holds the agent's actions").contains("\"verb\":\"click\"")
             .contains("\"text\":\"" + TYPED + "\"").contains("element_ref").contains("New name:");
+
+        // the recorded agent session replayed onto a fresh sandbox with the same app: the refs, the
+        // typed text and both looks match, and zenity prints the text again
+        JsonNode again = cli.start("--name", "again", "--app", APP, "--server", s.base, "--token-file",
+            serveToken.toString());
+        SandboxLifecycleTest.awaitTree(s, again.path("id").asText(), t -> t.contains("New name:"));
+        CliRun replay = CliRun.run("aci", "replay", "--json", recording.toString(), "--fast", "--url",
+            again.path("url").asText(), "--token-file", again.path("token_file").asText(), "--report-dir",
+            dir.resolve("replay-report").toString());
+        assertThat(replay.exit()).as("replay: %s %s", replay.out(), replay.err()).isZero();
+        JsonNode report = Json.MAPPER.readTree(replay.out());
+        assertThat(report.path("matched").asBoolean()).as(replay.out()).isTrue();
+        assertThat(report.path("sent").asLong()).as("every recorded message sent")
+            .isEqualTo(report.path("recorded_messages").asLong()).isPositive();
+        // both looks of the agent compared: the tree before and with the typed text
+        assertThat(report.path("observations_compared").asLong()).as(replay.out()).isGreaterThanOrEqualTo(2);
+        Path replayed = Path.of(again.path("dir").asText(), "logs", "app-1.out");
+        SandboxLifecycleTest.awaitTrue(() -> Files.readString(replayed).equals(TYPED + "\n"),
+            "the replay typed the agent's text into the fresh zenity and clicked its OK");
       }
     }
   }

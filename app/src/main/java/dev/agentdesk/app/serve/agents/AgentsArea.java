@@ -286,10 +286,6 @@ public final class AgentsArea implements ApiArea {
 
   /** The history's costs summed over the link's files, or null unless it has priced every one of them. */
   static AgentCost historyCost(TranscriptLink link, Function<String, AgentCost> costOfSession) {
-    if (link.earlier().isEmpty()) {
-      AgentCost c = costOfSession.apply(link.sessionId());
-      return c == null || c.usd() == null ? null : c;
-    }
     double usd = 0;
     Double agentUsd = null;
     for (TranscriptLink.Part part : link.parts()) {

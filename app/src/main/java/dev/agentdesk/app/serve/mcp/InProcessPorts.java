@@ -116,8 +116,8 @@ final class InProcessPorts {
       }
 
       @Override
-      public JsonNode observe(String id, boolean diff) {
-        return json(() -> area.observe(id, diff));
+      public JsonNode observe(String id, boolean diff, Integer settleMs) {
+        return json(() -> area.observe(id, diff, settleMs));
       }
 
       @Override

@@ -197,8 +197,9 @@ public final class RemotePorts {
       }
 
       @Override
-      public JsonNode observe(String id, boolean diff) {
-        return getJson("/api/sandboxes/" + seg(id) + "/observe" + (diff ? "?diff=true" : ""));
+      public JsonNode observe(String id, boolean diff, Integer settleMs) {
+        String query = (diff ? "&diff=true" : "") + (settleMs == null ? "" : "&settle_ms=" + settleMs);
+        return getJson("/api/sandboxes/" + seg(id) + "/observe" + (query.isEmpty() ? "" : "?" + query.substring(1)));
       }
 
       @Override

@@ -37,6 +37,8 @@ import java.util.function.Function;
  */
 public final class SandboxesArea implements ApiArea {
   static final int MAX_SANDBOXES = 32;
+  /** The largest settle_ms an observe takes: the runtime caps its whole settle wait at 3 s. */
+  static final int MAX_SETTLE_MS = 3000;
   static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
   static final Duration CALL_TIMEOUT = Duration.ofSeconds(15);
 
@@ -177,7 +179,7 @@ public final class SandboxesArea implements ApiArea {
     r.get("/api/sandboxes/{id}/screenshot", this::screenshot);
     r.post("/api/sandboxes/{id}/act", ctx -> ctx.json(act(ctx.pathParam("id"), Json.read(ctx.body(), ActBody.class))));
     r.get("/api/sandboxes/{id}/observe", ctx -> ctx.json(observe(ctx.pathParam("id"),
-        "true".equals(ctx.queryParam("diff")))));
+        "true".equals(ctx.queryParam("diff")), optionalInt(ctx, "settle_ms", 0, MAX_SETTLE_MS))));
     r.post("/api/sandboxes/{id}/exec", ctx -> ctx.json(exec(ctx.pathParam("id"),
         Json.read(ctx.body(), ExecBody.class).argv())));
     liveView.routes(r);
@@ -273,11 +275,14 @@ public final class SandboxesArea implements ApiArea {
 
   /**
    * {@code GET /api/sandboxes/{id}/observe}: the accessibility tree as text ({@code tree_text}),
-   * whole or, with {@code diff}, against the runtime's last observation.
+   * whole or, with {@code diff}, against the runtime's last observation; with {@code settleMs} the
+   * runtime first waits until the accessibility events have been quiet that long (the tree after an
+   * action, not halfway through it), null for none.
    */
-  public Map<String, Object> observe(String id, boolean diff) {
+  public Map<String, Object> observe(String id, boolean diff, Integer settleMs) {
     Sandbox s = get(id);
-    ObservationMsg o = guard(() -> s.call(c -> c.observe(diff ? Boolean.TRUE : null, null)));
+    Long settle = settleMs == null ? null : settleMs.longValue();
+    ObservationMsg o = guard(() -> s.call(c -> c.observe(diff ? Boolean.TRUE : null, settle)));
     Map<String, Object> out = new java.util.LinkedHashMap<>();
     out.put("tree_text", o.treeText() == null ? "" : o.treeText());
     out.put("revision", o.revision());

@@ -8,6 +8,7 @@ import dev.agentdesk.app.serve.ServeConfig;
 import dev.agentdesk.app.serve.TestServer;
 import dev.agentdesk.notify.Webhook;
 import dev.agentdesk.notify.WebhookFormat;
+import dev.agentdesk.testkit.Processes;
 import dev.agentdesk.testkit.GeminiCliHome;
 import dev.agentdesk.testkit.HttpReceiver;
 import dev.agentdesk.testkit.model.ModelServer;
@@ -80,21 +81,9 @@ class RealGeminiServeTest {
 
         assertThat(s.post("/api/agents/" + id + "/stop", "{}").json().path("lifecycle").asText()).isEqualTo("ended");
         // neither the launcher nor the process it relaunched is left
-        assertThat(processesIn(Path.of(done.path("worktree").asText()))).isEmpty();
+        assertThat(Processes.workingIn(Path.of(done.path("worktree").asText()))).isEmpty();
       }
     }
-  }
-
-  /** The live processes whose working folder is {@code dir} (Linux: {@code /proc/<pid>/cwd}). */
-  static List<Long> processesIn(Path dir) throws java.io.IOException {
-    Path real = dir.toRealPath();
-    return ProcessHandle.allProcesses().filter(ProcessHandle::isAlive).filter(p -> {
-      try {
-        return java.nio.file.Files.readSymbolicLink(Path.of("/proc", Long.toString(p.pid()), "cwd")).equals(real);
-      } catch (java.io.IOException | RuntimeException e) {
-        return false; // gone, or not ours to read
-      }
-    }).map(ProcessHandle::pid).toList();
   }
 
   @Test
