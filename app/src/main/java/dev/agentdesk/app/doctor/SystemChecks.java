@@ -1,5 +1,6 @@
 package dev.agentdesk.app.doctor;
 
+import dev.agentdesk.app.sandbox.Landlock;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,6 +41,11 @@ final class SystemChecks {
     out.add(atspi());
     out.add(onPath("D-Bus", "dbus-daemon", "session bus for the sandbox's applications and AT-SPI",
         "apt-get install dbus dbus-x11 (only the sandbox needs it)"));
+    out.add(onPath("bubblewrap", "bwrap", "the isolation of 'agentdesk sandbox start'",
+        "apt-get install bubblewrap (only 'sandbox start' needs it)"));
+    out.add(onPath("window manager", "openbox", "a sandbox desktop's window manager: focus follows clicks",
+        "apt-get install openbox (only 'sandbox start' needs it)"));
+    out.add(landlock(Landlock.abi()));
     for (String agent : AGENTS) {
       out.add(agent(agent));
     }
@@ -80,6 +86,19 @@ final class SystemChecks {
     Optional<Path> p = programs.find(program);
     return p.map(path -> Check.ok(name, path + " (" + what + ")"))
         .orElseGet(() -> Check.warn(name, program + " not on PATH (" + what + ")", fix));
+  }
+
+  /** Landlock's scopes keep a sandbox started with --network away from the host's X displays. */
+  static Check landlock(int abi) {
+    Map<String, Object> data = Map.of("abi", abi, "needed", Landlock.SCOPES_ABI);
+    if (abi >= Landlock.SCOPES_ABI) {
+      return Check.ok("Landlock", "ABI " + abi + ": 'sandbox start --network' keeps the host's X displays out of reach")
+          .with(data);
+    }
+    return Check.warn("Landlock", (abi == 0 ? "off or unknown on this kernel" : "ABI " + abi + ", scopes need "
+        + Landlock.SCOPES_ABI) + ": 'sandbox start --network' refuses to run (without --network a sandbox has no"
+        + " network and is isolated all the same)", "a Linux 6.12 or newer kernel with Landlock enabled (lsm=…,landlock)")
+        .with(data);
   }
 
   private Check atspi() {

@@ -13,7 +13,7 @@ import com.sun.jna.Native;
  * and keeps that thread alive as long as the sandbox ({@code --die-with-parent} ties bwrap to the
  * thread that spawned it).
  */
-final class Landlock {
+public final class Landlock {
   private static final long SYS_LANDLOCK_CREATE_RULESET = 444;
   private static final long SYS_LANDLOCK_RESTRICT_SELF = 446;
   private static final int LANDLOCK_CREATE_RULESET_VERSION = 1;
@@ -21,7 +21,7 @@ final class Landlock {
   private static final long SCOPE_SIGNAL = 2;
   private static final int PR_SET_NO_NEW_PRIVS = 38;
   /** The ABI that brought scopes. */
-  static final int SCOPES_ABI = 6;
+  public static final int SCOPES_ABI = 6;
 
   private Landlock() {}
 
@@ -42,7 +42,7 @@ final class Landlock {
   }
 
   /** The kernel's Landlock ABI version, or 0 when Landlock is off or not x86-64/aarch64 syscall numbers. */
-  static int abi() {
+  public static int abi() {
     String arch = System.getProperty("os.arch");
     if (!arch.equals("amd64") && !arch.equals("x86_64") && !arch.equals("aarch64")) {
       return 0; // the syscall numbers above are the generic ones these two share

@@ -46,7 +46,7 @@ class DoctorCommandTest {
     script("codex", "echo 'codex-cli 0.9.1'");
     script("aider", "echo 'no such option' >&2; exit 3");
     // git and the sandbox programs, so only what the test means is missing is missing.
-    for (String tool : List.of("git", "Xvfb", "dbus-daemon")) {
+    for (String tool : List.of("git", "Xvfb", "dbus-daemon", "bwrap", "openbox")) {
       script(tool, "echo '" + tool + " version 9.9'");
     }
     versions = tmp.resolve("real-agents.versions");
@@ -134,7 +134,8 @@ class DoctorCommandTest {
     Run r = doctor(TestedVersions.none());
     List<String> names = StreamSupport.stream(r.json().path("checks").spliterator(), false)
         .map(c -> c.path("name").asText()).toList();
-    assertThat(names).containsSubsequence("runtime", "git", "Xvfb", "AT-SPI bus", "D-Bus", "agent claude",
+    assertThat(names).containsSubsequence("runtime", "git", "Xvfb", "AT-SPI bus", "D-Bus", "bubblewrap",
+        "window manager", "Landlock", "agent claude",
         "agent aider", "data folder", "token file", "serve", "database", "postgresql");
     for (JsonNode c : r.json().path("checks")) {
       assertThat(c.path("status").asText()).isIn("ok", "info", "warn", "fail");
@@ -150,6 +151,24 @@ class DoctorCommandTest {
     assertThat(r.check("runtime").path("java_version").asText()).isEqualTo(System.getProperty("java.version"));
     assertThat(r.check("runtime").path("bundled").asBoolean()).isFalse();
     assertThat(r.check("serve").path("status").asText()).isEqualTo("info");
+  }
+
+  @Test
+  void theSandboxsIsolationToolsAreNamedWhenMissing() throws IOException {
+    Files.delete(bin.resolve("bwrap"));
+    Files.delete(bin.resolve("openbox"));
+    Run r = doctor(TestedVersions.none());
+    assertThat(r.check("bubblewrap").path("status").asText()).isEqualTo("warn");
+    assertThat(r.check("bubblewrap").path("fix").asText()).contains("apt-get install bubblewrap");
+    assertThat(r.check("window manager").path("fix").asText()).contains("apt-get install openbox");
+    assertThat(r.exit()).as("only the sandbox needs them").isZero();
+    // this machine's kernel, whatever it has, and both answers' shapes
+    assertThat(r.check("Landlock").path("abi").asInt()).isGreaterThanOrEqualTo(0);
+    assertThat(SystemChecks.landlock(6).status()).isEqualTo(Check.Status.OK);
+    Check old = SystemChecks.landlock(3);
+    assertThat(old.status()).isEqualTo(Check.Status.WARN);
+    assertThat(old.detail()).contains("ABI 3, scopes need 6").contains("--network");
+    assertThat(SystemChecks.landlock(0).detail()).contains("off or unknown");
   }
 
   @Test

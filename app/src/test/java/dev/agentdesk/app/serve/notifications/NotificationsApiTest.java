@@ -27,6 +27,12 @@ import org.junit.jupiter.api.io.TempDir;
  * counters, typed errors.
  */
 class NotificationsApiTest {
+  /**
+   * How far ahead the stand-in's usage limit resets. The server must see the limit and plan before
+   * it expires: 4 s was once too short in a loaded CI run (no plan at all, the limit gone unseen).
+   */
+  static final String RESET_SECONDS = "8";
+
   static final Path CLAUDE = AgentsApiTest.STANDINS.resolve("claude");
 
   static ServeConfig.Notifications hooks(HttpReceiver r, Path settings, boolean all) {
@@ -120,7 +126,7 @@ class NotificationsApiTest {
         TestServer s = TestServer.withAgents(dir, AgentsApiTest.env(dir), hooks(r, settings, false))) {
       assertThat(s.put("/api/notifications/settings", "{\"resume_margin_s\": 1}").status()).isEqualTo(200);
       assertThat(Files.readString(settings)).contains("\"resume_margin_s\" : 1");
-      String id = claudeTerminal(s, dir, Map.of("STANDIN_SCENARIO", "usage-limit", "STANDIN_RESET_SECONDS", "4",
+      String id = claudeTerminal(s, dir, Map.of("STANDIN_SCENARIO", "usage-limit", "STANDIN_RESET_SECONDS", RESET_SECONDS,
           "STANDIN_INPUT_LOG", log.toString()));
       assertThat(s.get("/api/auto-resume/" + id).json().path("enabled").asBoolean()).as("off by default").isFalse();
       // The limit was seen (it is notified); the terminal JSON shows limits with a retry delay only.
@@ -155,7 +161,7 @@ class NotificationsApiTest {
     Path log = dir.resolve("input.log");
     try (HttpReceiver r = new HttpReceiver();
         TestServer s = TestServer.withAgents(dir, AgentsApiTest.env(dir), hooks(r, null, true))) {
-      String id = claudeTerminal(s, dir, Map.of("STANDIN_SCENARIO", "usage-limit", "STANDIN_RESET_SECONDS", "3",
+      String id = claudeTerminal(s, dir, Map.of("STANDIN_SCENARIO", "usage-limit", "STANDIN_RESET_SECONDS", RESET_SECONDS,
           "STANDIN_INPUT_LOG", log.toString()));
       JsonNode plan = awaitJson(s, "/api/auto-resume/" + id, a -> a.path("plan").path("state").asText().equals("scheduled"), 20);
       assertThat(plan.path("all").asBoolean()).isTrue();
@@ -179,7 +185,7 @@ class NotificationsApiTest {
     Path log = dir.resolve("input.log");
     Map<String, String> env = new java.util.HashMap<>(AgentsApiTest.env(dir));
     env.put("STANDIN_SCENARIO", "usage-limit");
-    env.put("STANDIN_RESET_SECONDS", "4");
+    env.put("STANDIN_RESET_SECONDS", RESET_SECONDS);
     env.put("STANDIN_INPUT_LOG", log.toString());
     try (HttpReceiver r = new HttpReceiver();
         TestServer s = TestServer.withAgents(dir, env, hooks(r, null, false))) {

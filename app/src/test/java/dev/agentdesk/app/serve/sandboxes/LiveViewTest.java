@@ -44,7 +44,7 @@ import org.openqa.selenium.interactions.WheelInput;
  * session bus with the accessibility bus, a zenity dialog) on a test Xvfb, a real serve, headless
  * Chromium. What the canvas shows is compared with the runtime's own screenshot pixel for pixel;
  * clicks, scrolls, keys and a drag are read back from xev on the display, a paste from the
- * sandbox's clipboard (xclip); a whole-screen change goes as one jpeg smaller than its png and the
+ * sandbox's clipboard (xclip) and its ctrl+v from xev; a whole-screen change goes as one jpeg smaller than its png and the
  * canvas ends exact; a tree ref click closes the dialog; a killed runtime shows as gone and comes back when started again; bad messages on the
  * viewer socket are typed errors that leave the stream running.
  */
@@ -302,8 +302,18 @@ class LiveViewTest {
 
   @Test
   @Order(7)
-  void aPasteOnTheCanvasLandsInTheSandboxClipboard(Browser b) throws Exception {
+  void aPasteOnTheCanvasLandsInTheSandboxClipboardAndIsPastedThere(Browser b) throws Exception {
     openLive(b);
+    Path events = dir.resolve("xev-paste.txt");
+    ProcessBuilder pb = new ProcessBuilder("xev", "-geometry", "300x200+100+420", "-event", "keyboard", "-event",
+        "structure");
+    pb.environment().put("DISPLAY", display.name());
+    pb.redirectOutput(events.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD);
+    clients.add(pb.start());
+    awaitTrue(() -> read(events).contains("MapNotify"), "the xev window is mapped", 15);
+    // keys go to the window under the pointer
+    assertThat(s.post("/api/sandboxes/" + id + "/act", "{\"verb\": \"move\", \"x\": 250, \"y\": 520}").status())
+        .isEqualTo(200);
     String text = "pasted into the sandbox " + System.nanoTime();
     // What the browser fires on ctrl+v with the canvas focused (headless Chromium has no system clipboard to read).
     js(b, "const c = document.getElementById('screen-canvas'); c.focus();"
@@ -311,6 +321,9 @@ class LiveViewTest {
         + "c.dispatchEvent(new ClipboardEvent('paste', {clipboardData: dt, bubbles: true, cancelable: true}));", text);
     awaitTrue(() -> text.equals(xclip()), () -> "xclip -o on the sandbox's display reads the pasted text; it reads '"
         + xclip() + "'", 10);
+    // and pasted where the pointer is: ctrl+v pressed in the sandbox after the clipboard was set
+    awaitTrue(() -> keys(events).contains("v"), () -> "xev saw the paste's ctrl+v; it saw " + keys(events), 10);
+    assertThat(keys(events)).containsSubsequence("Control_L", "v");
   }
 
   @Test

@@ -147,6 +147,12 @@ class SandboxesTest {
     assertThat(s.get("/api/sandboxes/" + id + "/screenshot?format=gif").status()).isEqualTo(400);
     assertThat(s.get("/api/sandboxes/" + id + "/screenshot?format=png&quality=50").status()).isEqualTo(400);
     assertThat(s.get("/api/sandboxes/nope/screenshot").status()).isEqualTo(404);
+    for (String[] c : new String[][] {{"5000", "settle_ms must be between 0 and 3000"}, {"-1", "between 0 and 3000"},
+        {"soon", "settle_ms must be a whole number, got 'soon'"}}) {
+      var r = s.get("/api/sandboxes/" + id + "/observe?settle_ms=" + c[0]);
+      assertThat(r.status()).as(c[0] + " → " + r.body()).isEqualTo(400);
+      assertThat(r.json().get("message").asText()).contains(c[1]);
+    }
     s.delete("/api/sandboxes/" + id);
   }
 
