@@ -26,16 +26,7 @@ public final class OpenCodeDatabase implements AutoCloseable {
   public static OpenCodeDatabase create(Path db, String session, String directory, String title) throws Exception {
     Files.createDirectories(db.getParent());
     Connection c = DriverManager.getConnection("jdbc:sqlite:" + db);
-    try (Statement s = c.createStatement()) {
-      s.execute("PRAGMA journal_mode=WAL");
-      s.execute("CREATE TABLE session (id TEXT PRIMARY KEY, project_id TEXT NOT NULL, parent_id TEXT, slug TEXT,"
-          + " directory TEXT NOT NULL, title TEXT NOT NULL, version TEXT NOT NULL, time_created INTEGER NOT NULL,"
-          + " time_updated INTEGER NOT NULL)");
-      s.execute("CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, time_created INTEGER NOT NULL,"
-          + " time_updated INTEGER NOT NULL, data TEXT NOT NULL)");
-      s.execute("CREATE TABLE part (id TEXT PRIMARY KEY, message_id TEXT NOT NULL, session_id TEXT NOT NULL,"
-          + " time_created INTEGER NOT NULL, time_updated INTEGER NOT NULL, data TEXT NOT NULL)");
-    }
+    createSchema(c);
     long t = Instant.now().toEpochMilli();
     try (PreparedStatement p = c.prepareStatement("INSERT INTO session VALUES (?,?,?,?,?,?,?,?,?)")) {
       p.setString(1, session);
@@ -50,6 +41,20 @@ public final class OpenCodeDatabase implements AutoCloseable {
       p.executeUpdate();
     }
     return new OpenCodeDatabase(c);
+  }
+
+  /** OpenCode 1.2+'s session, message and part tables, in WAL mode, on {@code c}. */
+  public static void createSchema(Connection c) throws SQLException {
+    try (Statement s = c.createStatement()) {
+      s.execute("PRAGMA journal_mode=WAL");
+      s.execute("CREATE TABLE session (id TEXT PRIMARY KEY, project_id TEXT NOT NULL, parent_id TEXT, slug TEXT,"
+          + " directory TEXT NOT NULL, title TEXT NOT NULL, version TEXT NOT NULL, time_created INTEGER NOT NULL,"
+          + " time_updated INTEGER NOT NULL)");
+      s.execute("CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, time_created INTEGER NOT NULL,"
+          + " time_updated INTEGER NOT NULL, data TEXT NOT NULL)");
+      s.execute("CREATE TABLE part (id TEXT PRIMARY KEY, message_id TEXT NOT NULL, session_id TEXT NOT NULL,"
+          + " time_created INTEGER NOT NULL, time_updated INTEGER NOT NULL, data TEXT NOT NULL)");
+    }
   }
 
   /** The writer's connection: to hold a transaction open, as OpenCode does mid-write. */

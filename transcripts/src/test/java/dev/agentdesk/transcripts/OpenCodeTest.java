@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.agentdesk.testkit.OpenCodeDatabase;
 import dev.agentdesk.testkit.SharedCorpus;
 import dev.agentdesk.transcripts.assemble.DetailEntry;
 import dev.agentdesk.transcripts.assemble.DetailJson;
@@ -88,15 +89,8 @@ class OpenCodeTest {
   /** A database laid out as OpenCode 1.2+ writes it, filled with the v2 corpus objects. */
   static Path database(Path dir) throws Exception {
     Path db = dir.resolve("opencode.db");
-    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement()) {
-      s.execute("PRAGMA journal_mode=WAL");
-      s.execute("CREATE TABLE session (id TEXT PRIMARY KEY, project_id TEXT NOT NULL, parent_id TEXT, slug TEXT,"
-          + " directory TEXT NOT NULL, title TEXT NOT NULL, version TEXT NOT NULL, time_created INTEGER NOT NULL,"
-          + " time_updated INTEGER NOT NULL)");
-      s.execute("CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, time_created INTEGER NOT NULL,"
-          + " time_updated INTEGER NOT NULL, data TEXT NOT NULL)");
-      s.execute("CREATE TABLE part (id TEXT PRIMARY KEY, message_id TEXT NOT NULL, session_id TEXT NOT NULL,"
-          + " time_created INTEGER NOT NULL, time_updated INTEGER NOT NULL, data TEXT NOT NULL)");
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db)) {
+      OpenCodeDatabase.createSchema(c);
       Path v2 = corpus("storage_v2");
       try (Stream<Path> files = Files.walk(v2.resolve("session"))) {
         for (Path f : files.filter(Files::isRegularFile).toList()) {

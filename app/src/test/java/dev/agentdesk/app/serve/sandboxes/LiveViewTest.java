@@ -15,6 +15,7 @@ import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -102,11 +103,7 @@ class LiveViewTest {
   @Order(2)
   void clicksScrollsAndKeysLandAtTheMappedScreenPoint(Browser b) throws Exception {
     openLive(b);
-    Path events = dir.resolve("xev.txt");
-    ProcessBuilder pb = new ProcessBuilder("xev", "-geometry", "400x240+600+380", "-event", "button", "-event", "keyboard");
-    pb.environment().put("DISPLAY", display.name());
-    pb.redirectOutput(events.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD);
-    clients.add(pb.start());
+    Path events = xev("xev.txt", "400x240+600+380", "button", "keyboard");
     awaitTrue(() -> pixel(b, 800, 500) != 0x1f6feb, "the xev window is on the canvas", 15);
     // Shown smaller than the screen: 640 CSS px for 1024 screen px.
     WebElement canvas = b.driver.findElement(By.id("screen-canvas"));
@@ -246,12 +243,7 @@ class LiveViewTest {
   @Order(6)
   void aDragOnTheCanvasPressesMovesAndReleasesInTheSandbox(Browser b) throws Exception {
     openLive(b);
-    Path events = dir.resolve("xev-drag.txt");
-    ProcessBuilder pb = new ProcessBuilder("xev", "-geometry", "400x240+600+380", "-event", "mouse", "-event",
-        "structure");
-    pb.environment().put("DISPLAY", display.name());
-    pb.redirectOutput(events.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD);
-    clients.add(pb.start());
+    Path events = xev("xev-drag.txt", "400x240+600+380", "mouse", "structure");
     awaitTrue(() -> read(events).contains("MapNotify"), "the xev window is mapped", 15);
     WebElement canvas = b.driver.findElement(By.id("screen-canvas"));
     js(b, "arguments[0].scrollIntoView({block: 'start'});", canvas);
@@ -304,12 +296,7 @@ class LiveViewTest {
   @Order(7)
   void aPasteOnTheCanvasLandsInTheSandboxClipboardAndIsPastedThere(Browser b) throws Exception {
     openLive(b);
-    Path events = dir.resolve("xev-paste.txt");
-    ProcessBuilder pb = new ProcessBuilder("xev", "-geometry", "300x200+100+420", "-event", "keyboard", "-event",
-        "structure");
-    pb.environment().put("DISPLAY", display.name());
-    pb.redirectOutput(events.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD);
-    clients.add(pb.start());
+    Path events = xev("xev-paste.txt", "300x200+100+420", "keyboard", "structure");
     awaitTrue(() -> read(events).contains("MapNotify"), "the xev window is mapped", 15);
     // keys go to the window under the pointer
     assertThat(s.post("/api/sandboxes/" + id + "/act", "{\"verb\": \"move\", \"x\": 250, \"y\": 520}").status())
@@ -513,6 +500,20 @@ class LiveViewTest {
 
   static void awaitPresses(Path events, int n) {
     awaitTrue(() -> presses(events).size() >= n, n + " button presses reached xev", 10);
+  }
+
+  /** An xev window at {@code geometry} on the sandbox's display, reporting {@code masks} into the returned file. */
+  private Path xev(String file, String geometry, String... masks) throws IOException {
+    Path events = dir.resolve(file);
+    List<String> argv = new ArrayList<>(List.of("xev", "-geometry", geometry));
+    for (String m : masks) {
+      argv.addAll(List.of("-event", m));
+    }
+    ProcessBuilder pb = new ProcessBuilder(argv);
+    pb.environment().put("DISPLAY", display.name());
+    pb.redirectOutput(events.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD);
+    clients.add(pb.start());
+    return events;
   }
 
   static List<String> keys(Path events) {
