@@ -82,14 +82,12 @@ final class GeminiScreens {
   private static final int SCROLL_EVIDENCE = 3;
 
   /**
-   * {@code changed} without the rows that only moved up: Gemini's history scrolls as a turn starts
-   * (the prompt joins it), and the engine reports every moved row as changed. A limit or an error
-   * read again from its moved row would be reported a second time in the new turn; a new one
-   * (even with the same text) is on a row whose earlier content was different, so it stays.
+   * How many rows Gemini's history moved up from {@code before} to {@code now}, or 0: Gemini's
+   * history scrolls as a turn starts (the prompt joins it) and as output grows past the screen.
    */
-  static List<RowChange> withoutScrolled(ScreenView before, ScreenView now, List<RowChange> changed) {
+  static int scrolledBy(ScreenView before, ScreenView now, List<RowChange> changed) {
     if (before == null || changed.size() < SCROLL_EVIDENCE) {
-      return changed;
+      return 0;
     }
     int n = now.rowCount();
     int bestShift = 0;
@@ -107,13 +105,22 @@ final class GeminiScreens {
         bestShift = k;
       }
     }
-    if (bestMatches < SCROLL_EVIDENCE) {
+    return bestMatches < SCROLL_EVIDENCE ? 0 : bestShift;
+  }
+
+  /**
+   * {@code changed} without the rows that only moved up by {@code shift} ({@link #scrolledBy}): the
+   * engine reports every moved row as changed, and a limit or an error read again from its moved
+   * row would be reported a second time in the new turn; a new one (even with the same text) is on
+   * a row whose earlier content was different, so it stays.
+   */
+  static List<RowChange> withoutScrolled(ScreenView before, List<RowChange> changed, int shift) {
+    if (shift == 0) {
       return changed;
     }
-    int k = bestShift;
     List<RowChange> out = new ArrayList<>(changed.size());
     for (RowChange c : changed) {
-      if (c.text().isBlank() || !c.text().equals(before.row(c.row() + k))) {
+      if (c.text().isBlank() || !c.text().equals(before.row(c.row() + shift))) {
         out.add(c);
       }
     }

@@ -174,7 +174,14 @@ public final class OutputParser {
     if (agent == Agent.GEMINI) {
       // Gemini draws its dialogs and messages in frames: every rule reads the rows without them.
       screen = GeminiScreens.unboxed(screen);
-      changed = GeminiScreens.withoutScrolled(lastScreen, screen, GeminiScreens.unboxed(changed));
+      changed = GeminiScreens.unboxed(changed);
+      int shift = GeminiScreens.scrolledBy(lastScreen, screen, changed);
+      changed = GeminiScreens.withoutScrolled(lastScreen, changed, shift);
+      if (pendingRow >= 0 && shift > 0) {
+        // The row left to read moved up with the rest (or off the screen): it is no longer among
+        // the changed rows, so it must be looked for where it is now.
+        pendingRow = pendingRow >= shift ? pendingRow - shift : -1;
+      }
     }
     long now = clock.nowMillis();
     List<ParsedEvent> out = new ArrayList<>(2);

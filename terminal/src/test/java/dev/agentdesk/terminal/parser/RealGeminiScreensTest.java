@@ -86,4 +86,33 @@ class RealGeminiScreensTest {
         "[API Error: {\"error\":{\"code\":400,\"message\":\"Request contains an invalid argument.\","
             + "\"status\":\"INVALID_ARGUMENT\"}}]", ErrorKind.UNKNOWN));
   }
+
+  /**
+   * CI caught the real Gemini's 400 on screen and never reported (RealGeminiTest): a read ended
+   * with the cursor still on the error row, so it was left to read once done; the next read
+   * scrolled the history up, which drops moved rows from Gemini's changed rows, and the row left
+   * to read was looked for where it had been. The row left to read moves with the scroll.
+   */
+  @Test
+  void anErrorRowLeftHalfReadIsReadWhereTheScrollMovedIt() {
+    ParsingTerminal t = new ParsingTerminal(Agent.GEMINI, 140, 12, new ManualClock(1_000));
+    StringBuilder history = new StringBuilder();
+    for (int i = 1; i <= 10; i++) {
+      history.append(" > earlier prompt number ").append(i).append("\r\n");
+    }
+    String error = "\u2715 [API Error: {\"error\":{\"code\":400,\"message\":\"Request contains an invalid argument.\","
+        + "\"status\":\"INVALID_ARGUMENT\"}}]";
+    List<ParsedEvent> events = new java.util.ArrayList<>();
+    events.addAll(feed(t, history + error));
+    assertThat(events).filteredOn(ParsedEvent.ApiError.class::isInstance).as("the row is still being written").isEmpty();
+    events.addAll(feed(t, "\r\n\r\n\u2139 This request failed. Press F12 for diagnostics.\r\n\r\n"));
+    assertThat(events).filteredOn(ParsedEvent.ApiError.class::isInstance).extracting(e -> ((ParsedEvent.ApiError) e)
+        .matchedText()).containsExactly("[API Error: {\"error\":{\"code\":400,\"message\":\"Request contains an"
+            + " invalid argument.\",\"status\":\"INVALID_ARGUMENT\"}}]");
+  }
+
+  private static List<ParsedEvent> feed(ParsingTerminal t, String text) {
+    byte[] b = text.getBytes(StandardCharsets.UTF_8);
+    return t.output(b, 0, b.length);
+  }
 }
