@@ -8,8 +8,6 @@ import dev.agentdesk.transcripts.records.TokenUsage;
 import dev.agentdesk.transcripts.store.TranscriptStore;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.OffsetDateTime;
-import java.time.ZonedDateTime;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.IsoFields;
 import java.util.ArrayList;
@@ -27,7 +25,7 @@ import java.util.TreeSet;
  * bucket), so a row is priced at its day's prices and at its bucket's tier: exact as long as every
  * tier of the table starts at a bucket bound. A table with other tier starts (a user's override) is
  * applied to every counted response instead, which is exact and slower. So are reports whose days
- * are not UTC days (another time zone) and reports by block: they read each response's timestamp.
+ * are not UTC days (another time zone) and reports by block: they read each response's time.
  *
  * <p>The query's filters keep or drop responses before they are summed, so a total is always the
  * sum of its rows, whatever the grouping.
@@ -365,26 +363,6 @@ final class UsageReports {
     }
   }
 
-  /** A transcript's timestamp as an instant, or null when it is missing or unreadable. */
-  static Instant instant(String timestamp) {
-    if (timestamp == null || timestamp.isEmpty()) {
-      return null;
-    }
-    try {
-      return Instant.parse(timestamp);
-    } catch (DateTimeParseException e) {
-      try {
-        return OffsetDateTime.parse(timestamp).toInstant();
-      } catch (DateTimeParseException e2) {
-        try {
-          return ZonedDateTime.parse(timestamp).toInstant();
-        } catch (DateTimeParseException e3) {
-          return null;
-        }
-      }
-    }
-  }
-
   static UsageReport build(TranscriptStore store, UsageQuery q, PriceTable prices, String sessionId) {
     Builder b = new Builder(q, prices, store.recordedCostDetails(sessionId));
     long[] bounds = TranscriptStore.contextBounds();
@@ -399,7 +377,7 @@ final class UsageReports {
     String toDay = q.until() == null ? null : q.until().plusDays(2).toString();
     if (timed || q.by() == UsageGrouping.RESPONSE || !boundSet.containsAll(prices.tierStarts())) {
       store.forEachUsageResponse(sessionId, timed, fromDay, toDay, r -> b.add(r.sessionId(), r.source(), r.project(), r.uuid(),
-          r.day(), timed ? instant(r.timestamp()) : null, r.model(), 1, r.usage(), r.usage().plausible()
+          r.day(), r.at(), r.model(), 1, r.usage(), r.usage().plausible()
               ? r.usage().input() + r.usage().cacheRead() + r.usage().cacheCreation() : -1));
     } else {
       store.forEachUsageTotal(sessionId, fromDay, toDay, t -> b.add(t.sessionId(), t.source(), t.project(), null, t.day(), null,

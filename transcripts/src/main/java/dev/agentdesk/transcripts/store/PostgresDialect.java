@@ -76,13 +76,16 @@ final class PostgresDialect implements SqlDialect {
   public List<String> migrations() {
     return List.of(V1.replace(" TEXT", " TEXT COLLATE \"C\""), UsageLedger.SCHEMA.replace(" TEXT", " TEXT COLLATE \"C\""),
         RecordWriter.SESSION_AGENT_FIGURES.replace(" TEXT", " TEXT COLLATE \"C\""),
-        UsageLimits.SCHEMA.replace(" TEXT", " TEXT COLLATE \"C\""));
+        UsageLimits.SCHEMA.replace(" TEXT", " TEXT COLLATE \"C\""), UsageLedger.RESPONSE_TIMES);
   }
 
-  /** Version 2 adds the usage aggregates (ADR 0018), filled from the stored messages. */
+  /**
+   * Version 2 adds the usage aggregates' tables (ADR 0018); version 5 gives candidates their time
+   * (ADR 0038) and fills the aggregates from the stored messages.
+   */
   @Override
   public void afterMigration(int version, Connection c) throws SQLException {
-    if (version == 2) {
+    if (version == 5) {
       UsageLedger.rebuild(c, this);
     }
   }

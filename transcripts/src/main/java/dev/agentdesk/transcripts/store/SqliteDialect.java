@@ -33,17 +33,21 @@ final class SqliteDialect implements SqlDialect {
   @Override
   public List<String> migrations() {
     return List.of(V1, V2, V3, UsageLedger.SCHEMA, RecordWriter.SESSION_AGENT_FIGURES,
-        UsageLimits.SCHEMA);
+        UsageLimits.SCHEMA, UsageLedger.RESPONSE_TIMES);
   }
 
-  /** Versions 2 to 4 rebuild data in Java: the index from the rows, the packed tables, the usage aggregates. */
+  /**
+   * Versions 2, 3 and 7 rebuild data in Java: the index from the rows, the packed tables, the usage
+   * aggregates (version 4 adds their tables empty; version 7, which gives candidates their time,
+   * fills them from the messages).
+   */
   @Override
   public void afterMigration(int version, Connection c) throws SQLException {
     if (version == 2) {
       Migrations.reindex(c);
     } else if (version == 3) {
       Migrations.repack(c);
-    } else if (version == 4) {
+    } else if (version == 7) {
       UsageLedger.rebuild(c, this);
     }
   }

@@ -504,31 +504,27 @@ public final class TranscriptStore implements AutoCloseable {
   }
 
   /**
-   * One response that counts: the message whose copy of the usage is counted, with its timestamp as
-   * the transcript wrote it (null when not asked for or unknown).
+   * One response that counts: the message whose copy of the usage is counted, with its time when
+   * asked for and known (else null).
    */
   public record UsageResponse(String sessionId, String source, String project, String uuid, String day, String model,
-      TokenUsage usage, String timestamp) {}
+      TokenUsage usage, Instant at) {}
 
   /** Streams every response that counts, of one session if {@code sessionId} is not null, in session and ordinal order. */
   public void forEachUsageResponse(String sessionId, Consumer<UsageResponse> sink) {
     forEachUsageResponse(sessionId, false, sink);
   }
 
-  /**
-   * As {@link #forEachUsageResponse(String, Consumer)}; with {@code timestamps} each response also
-   * carries its message's timestamp (one more read of the packed message fields per response).
-   */
-  public void forEachUsageResponse(String sessionId, boolean timestamps, Consumer<UsageResponse> sink) {
-    forEachUsageResponse(sessionId, timestamps, null, null, sink);
+  /** As {@link #forEachUsageResponse(String, Consumer)}; with {@code times} each response also carries its time. */
+  public void forEachUsageResponse(String sessionId, boolean times, Consumer<UsageResponse> sink) {
+    forEachUsageResponse(sessionId, times, null, null, sink);
   }
 
   /**
    * As {@link #forEachUsageResponse(String, boolean, Consumer)}, only days from {@code fromDay} to
-   * {@code toDay} (as {@link #forEachUsageTotal(String, String, String, Consumer)}). The day test
-   * runs before the join that reads each message's timestamp, which is most of a timed report's time.
+   * {@code toDay} (as {@link #forEachUsageTotal(String, String, String, Consumer)}).
    */
-  public void forEachUsageResponse(String sessionId, boolean timestamps, String fromDay, String toDay,
+  public void forEachUsageResponse(String sessionId, boolean times, String fromDay, String toDay,
       Consumer<UsageResponse> sink) {
     String where = " WHERE c.winner = 1" + (sessionId == null ? "" : " AND c.session_id = ?")
         + (fromDay == null ? "" : " AND c.day >= ?") + (toDay == null ? "" : " AND c.day <= ?");
@@ -538,25 +534,19 @@ public final class TranscriptStore implements AutoCloseable {
     String from = sessionId != null ? " FROM usage_candidates c"
         : " FROM (WITH x AS MATERIALIZED (SELECT * FROM usage_candidates c" + where + ") SELECT * FROM x) c";
     usageRows("SELECT c.session_id, s.source, s.project, c.uuid, c.day, c.model, c.input_tokens, c.output_tokens,"
-        + " c.cache_read_tokens, c.cache_write_tokens, c.cache_write_1h_tokens"
-        + (timestamps ? ", m.fields" : "") + from
-        + " JOIN sessions s ON s.id = c.session_id"
-        + (timestamps ? " LEFT JOIN messages m ON m.session_id = c.session_id AND m.uuid = c.uuid" : "")
-        + (sessionId != null ? where : "") + " ORDER BY c.session_id, c.ordinal",
-        args(sessionId, fromDay, toDay), rs -> sink.accept(new UsageResponse(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-            rs.getString(5), rs.getString(6), new TokenUsage(rs.getLong(7), rs.getLong(8), rs.getLong(9),
-            rs.getLong(10), rs.getLong(11)), timestamps ? timestamp(rs.getBytes(12), rs.getString(4)) : null)));
-  }
-
-  /** The timestamp packed in a message's fields (after its parent uuid and ordinal), or null. */
-  private static String timestamp(byte[] fields, String uuid) {
-    if (fields == null) {
-      return null;
-    }
-    Packed.In in = new Packed.In(fields, "message", uuid);
-    in.str();
-    in.lng();
-    return in.str();
+        + " c.cache_read_tokens, c.cache_write_tokens, c.cache_write_1h_tokens, c.at_ms" + from
+        + " JOIN sessions s ON s.id = c.session_id" + (sessionId != null ? where : "")
+        + " ORDER BY c.session_id, c.ordinal",
+        args(sessionId, fromDay, toDay), rs -> {
+          Instant at = null;
+          if (times) {
+            long ms = rs.getLong(12);
+            at = rs.wasNull() ? null : Instant.ofEpochMilli(ms);
+          }
+          sink.accept(new UsageResponse(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+              rs.getString(5), rs.getString(6), new TokenUsage(rs.getLong(7), rs.getLong(8), rs.getLong(9),
+              rs.getLong(10), rs.getLong(11)), at));
+        });
   }
 
   private interface RowSink {

@@ -6,6 +6,12 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -67,12 +73,22 @@ final class UsageLedger {
       );
       """;
 
+  /**
+   * Each candidate's time (epoch milliseconds, null when its message has no readable timestamp), so
+   * reports by block or by another zone's days need not read every response's message (ADR 0038).
+   * The ledger is rebuilt after it: every older candidate gets its time.
+   */
+  static final String RESPONSE_TIMES = """
+      ALTER TABLE usage_candidates ADD COLUMN at_ms BIGINT;
+      """;
+
   private static final String COLS = "session_id, uuid, response_key, ordinal, day, model, input_tokens,"
-      + " output_tokens, cache_read_tokens, cache_write_tokens, cache_write_1h_tokens";
+      + " output_tokens, cache_read_tokens, cache_write_tokens, cache_write_1h_tokens, at_ms";
   private static final int IN_CHUNK = 400;
 
   /** A message's claim on its response's usage. */
-  record Candidate(String key, String sessionId, String uuid, long ordinal, String day, String model, TokenUsage u) {
+  record Candidate(String key, String sessionId, String uuid, long ordinal, String day, String model, TokenUsage u,
+      Long atMs) {
     String id() {
       return sessionId + '\u001f' + uuid;
     }
@@ -93,6 +109,29 @@ final class UsageLedger {
   /** The response key of a message: its response id, else the message itself. */
   static String responseKey(String sessionId, String uuid, String responseId) {
     return responseId != null ? "r:" + responseId : "m:" + sessionId + '\u001f' + uuid;
+  }
+
+  /**
+   * A transcript's timestamp in epoch milliseconds, or null when it is missing or unreadable: an
+   * instant ({@code Z}), else with an offset, else with a zone name.
+   */
+  static Long epochMillis(String timestamp) {
+    if (timestamp == null || timestamp.isEmpty()) {
+      return null;
+    }
+    try {
+      return Instant.parse(timestamp).toEpochMilli();
+    } catch (DateTimeParseException e) {
+      try {
+        return OffsetDateTime.parse(timestamp).toInstant().toEpochMilli();
+      } catch (DateTimeParseException e2) {
+        try {
+          return ZonedDateTime.parse(timestamp).toInstant().toEpochMilli();
+        } catch (DateTimeParseException e3) {
+          return null;
+        }
+      }
+    }
   }
 
   static String day(String timestamp) {
@@ -142,7 +181,7 @@ final class UsageLedger {
       prev = pending.remove(id);
     } else {
       Candidate now = new Candidate(responseKey(m.sessionId(), m.uuid(), m.responseId()), m.sessionId(), m.uuid(),
-          m.ordinal(), day(m.timestamp()), m.model() == null ? "" : m.model(), m.usage());
+          m.ordinal(), day(m.timestamp()), m.model() == null ? "" : m.model(), m.usage(), epochMillis(m.timestamp()));
       prev = pending.put(id, now);
       dirty.add(now.key());
     }
@@ -189,7 +228,7 @@ final class UsageLedger {
       try (ResultSet rs = p.executeQuery()) {
         if (rs.next()) {
           old = candidate(rs);
-          winner = rs.getInt(12) == 1;
+          winner = rs.getInt(13) == 1;
         }
       }
     }
@@ -250,11 +289,12 @@ final class UsageLedger {
       flag.executeBatch();
     }
     try (PreparedStatement ins = c.prepareStatement("INSERT INTO usage_candidates (" + COLS + ", winner)"
-        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (session_id, uuid) DO UPDATE SET"
+        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (session_id, uuid) DO UPDATE SET"
         + " response_key = excluded.response_key, ordinal = excluded.ordinal, day = excluded.day,"
         + " model = excluded.model, input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,"
         + " cache_read_tokens = excluded.cache_read_tokens, cache_write_tokens = excluded.cache_write_tokens,"
-        + " cache_write_1h_tokens = excluded.cache_write_1h_tokens, winner = excluded.winner")) {
+        + " cache_write_1h_tokens = excluded.cache_write_1h_tokens, at_ms = excluded.at_ms,"
+        + " winner = excluded.winner")) {
       for (Candidate p : pending.values()) {
         ins.setString(1, dialect.storableText(p.sessionId()));
         ins.setString(2, dialect.storableText(p.uuid()));
@@ -267,7 +307,12 @@ final class UsageLedger {
         ins.setLong(9, p.u().cacheRead());
         ins.setLong(10, p.u().cacheCreation());
         ins.setLong(11, p.u().cacheCreation1h());
-        ins.setInt(12, pendingWinners.contains(p.id()) ? 1 : 0);
+        if (p.atMs() == null) {
+          ins.setNull(12, Types.BIGINT);
+        } else {
+          ins.setLong(12, p.atMs());
+        }
+        ins.setInt(13, pendingWinners.contains(p.id()) ? 1 : 0);
         ins.addBatch();
       }
       ins.executeBatch();
@@ -350,14 +395,20 @@ final class UsageLedger {
 
   private static Candidate candidate(ResultSet rs) throws SQLException {
     return new Candidate(rs.getString(3), rs.getString(1), rs.getString(2), rs.getLong(4), rs.getString(5),
-        rs.getString(6), new TokenUsage(rs.getLong(7), rs.getLong(8), rs.getLong(9), rs.getLong(10), rs.getLong(11)));
+        rs.getString(6), new TokenUsage(rs.getLong(7), rs.getLong(8), rs.getLong(9), rs.getLong(10), rs.getLong(11)),
+        rs.getObject(12) == null ? null : rs.getLong(12));
   }
 
   /**
-   * Fills the aggregates from the stored messages (the migration that adds them): every message
-   * with usage becomes a candidate, as if the whole history were imported in one transaction.
+   * Fills the aggregates anew from the stored messages (the migration that gives candidates their
+   * time): every message with usage becomes a candidate, as if the whole history were imported in
+   * one transaction.
    */
   static void rebuild(Connection c, SqlDialect dialect) throws SQLException {
+    try (Statement s = c.createStatement()) {
+      s.execute("DELETE FROM usage_candidates");
+      s.execute("DELETE FROM usage_totals");
+    }
     UsageLedger ledger = new UsageLedger(c, dialect);
     try (PreparedStatement p = c.prepareStatement("SELECT session_id, uuid, fields FROM messages WHERE has_usage = 1");
         ResultSet rs = p.executeQuery()) {

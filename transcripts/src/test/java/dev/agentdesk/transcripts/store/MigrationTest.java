@@ -45,7 +45,7 @@ class MigrationTest {
   private static final List<String> QUERIES = List.of("backoff configurable", "TestRefill", "rate limiter leak", "bucket");
 
   @ParameterizedTest(name = "from version {0}")
-  @ValueSource(ints = {1, 2, 3, 4, 5})
+  @ValueSource(ints = {1, 2, 3, 4, 5, 6})
   void anOlderDatabaseOpensWithEveryDetailAndSearchHitIntact(int version, TempSqlite db, @TempDir Path dir)
       throws Exception {
     Path reference = dir.resolve("reference.db");
@@ -108,7 +108,8 @@ class MigrationTest {
     }
     try (Connection c = db.connect(); Statement s = c.createStatement()) {
       s.execute("INSERT INTO search_fts(search_fts, rank) VALUES ('integrity-check', 1)");
-      assertThat(strings(c, "SELECT MAX(version) FROM schema_migrations")).containsExactly("6");
+      assertThat(strings(c, "SELECT MAX(version) FROM schema_migrations")).containsExactly("7");
+      assertThat(strings(c, "SELECT COUNT(*) FROM usage_candidates WHERE at_ms IS NULL")).containsExactly("0");
       assertThat(strings(c, "SELECT name FROM sqlite_master WHERE name LIKE '%\\_v3' ESCAPE '\\'")).isEmpty();
     }
   }
@@ -127,9 +128,14 @@ class MigrationTest {
         s.execute("VACUUM INTO '" + target + "'");
       }
       try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + target); Statement s = c.createStatement()) {
-        // version 5 is today's without the usage limits
-        s.execute("DROP TABLE usage_limits");
-        s.execute("DELETE FROM schema_migrations WHERE version = 6");
+        // version 6 is today's without the candidates' times
+        s.execute("ALTER TABLE usage_candidates DROP COLUMN at_ms");
+        s.execute("DELETE FROM schema_migrations WHERE version = 7");
+        if (version <= 5) {
+          // version 5 is that without the usage limits
+          s.execute("DROP TABLE usage_limits");
+          s.execute("DELETE FROM schema_migrations WHERE version = 6");
+        }
         if (version <= 4) {
           s.execute("ALTER TABLE sessions DROP COLUMN permission_mode");
           s.execute("ALTER TABLE sessions DROP COLUMN recorded_cost");

@@ -7,6 +7,8 @@ import dev.agentdesk.testkit.PostgresServer;
 import dev.agentdesk.transcripts.ImportListener;
 import dev.agentdesk.transcripts.Provider;
 import dev.agentdesk.transcripts.TranscriptHistory;
+import dev.agentdesk.transcripts.UsageGrouping;
+import dev.agentdesk.transcripts.UsageRow;
 import dev.agentdesk.transcripts.index.Importer;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -18,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * A PostgreSQL database at version 2 (before the agent's figures of a session) opens at version 3:
+ * A PostgreSQL database at version 2 (before the agent's figures of a session) opens at today's version:
  * the session columns exist, the stored session is intact, and only the Claude Code cursors are
  * dropped, so those files are read once more.
  */
@@ -43,7 +45,7 @@ class PostgresUpgradeTest {
     Path projects = Path.of(getClass().getResource("/fixtures/claude-2.1/projects").toURI());
     try (TranscriptHistory h = TranscriptHistory.openUrl(url)) {
       try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
-        assertThat(one(s, "SELECT MAX(version) FROM schema_migrations")).isEqualTo("4");
+        assertThat(one(s, "SELECT MAX(version) FROM schema_migrations")).isEqualTo("5");
         assertThat(one(s, "SELECT COUNT(*) FROM information_schema.columns WHERE table_name = 'sessions'"
             + " AND column_name IN ('permission_mode', 'recorded_cost')")).isEqualTo("2");
         assertThat(one(s, "SELECT string_agg(provider, ',') FROM cursors")).isEqualTo("codex");
@@ -53,6 +55,38 @@ class PostgresUpgradeTest {
       assertThat(h.detail("7d3c1f20-0000-4000-8000-000000000328").session().recordedCost().totalUsd())
           .isEqualTo(0.0693);
       assertThat(h.detail("7d3c1f20-0000-4000-8000-000000000328").session().permissionMode()).isEqualTo("plan");
+    }
+  }
+
+  /**
+   * A version-4 database (usage candidates without their time) opens at version 5 with every
+   * candidate timed and the block report of a database written today: the ledger is rebuilt.
+   */
+  @Test
+  void aVersion4LedgerIsRebuiltWithEachResponsesTime(PostgresServer pg) throws Exception {
+    String url = pg.createDatabase();
+    Path projects = Path.of(getClass().getResource("/fixtures/claude-2.1/projects").toURI());
+    List<UsageRow> blocks;
+    List<UsageRow> days;
+    try (TranscriptHistory h = TranscriptHistory.openUrl(url)) {
+      h.importFrom(List.of(new Importer.Root(Provider.CLAUDE, projects)), ImportListener.NONE);
+      blocks = h.usage(UsageGrouping.BLOCK);
+      days = h.usage(UsageGrouping.DAY);
+    }
+    assertThat(blocks).isNotEmpty();
+    try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+      s.execute("ALTER TABLE usage_candidates DROP COLUMN at_ms");
+      s.execute("UPDATE usage_totals SET input_tokens = input_tokens + 1");
+      s.execute("DELETE FROM schema_migrations WHERE version = 5");
+    }
+    try (TranscriptHistory h = TranscriptHistory.openUrl(url)) {
+      assertThat(h.usage(UsageGrouping.BLOCK)).isEqualTo(blocks);
+      assertThat(h.usage(UsageGrouping.DAY)).as("the totals are summed again, not kept").isEqualTo(days);
+    }
+    try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+      assertThat(one(s, "SELECT MAX(version) FROM schema_migrations")).isEqualTo("5");
+      assertThat(one(s, "SELECT COUNT(*) FROM usage_candidates WHERE at_ms IS NULL")).isEqualTo("0");
+      assertThat(Long.parseLong(one(s, "SELECT COUNT(*) FROM usage_candidates"))).isPositive();
     }
   }
 
