@@ -107,8 +107,6 @@ final class UsageReports {
     final Map<String, Weights> weights = new HashMap<>();
     /** Kept responses of sessions with a recorded cost, placed once every weight is known. */
     final List<Item> deferred = new ArrayList<>();
-    /** By block: each placed response's time and figures, to give block rows theirs. */
-    final List<Object[]> blockFigures = new ArrayList<>();
     long rejected;
     long untimed;
     String newestDay;
@@ -128,7 +126,10 @@ final class UsageReports {
       boolean kept = !(q.provider() != null && !q.provider().id().equals(source)
           || q.project() != null && !q.project().equals(project)
           || q.model() != null && !q.model().equals(model));
-      LocalDate local = at != null ? at.atZone(q.zone()).toLocalDate() : utcDay(day);
+      // the local day only where a filter or the grouping needs it (a zone conversion per response)
+      boolean dated = q.since() != null || q.until() != null || q.by() == UsageGrouping.DAY
+          || q.by() == UsageGrouping.WEEK || q.by() == UsageGrouping.MONTH;
+      LocalDate local = !dated ? null : at != null ? at.atZone(q.zone()).toLocalDate() : utcDay(day);
       if (kept && (q.since() != null || q.until() != null) && (local == null
           || q.since() != null && local.isBefore(q.since()) || q.until() != null && local.isAfter(q.until()))) {
         kept = false;
@@ -195,8 +196,7 @@ final class UsageReports {
         if (i.at() == null) {
           untimed += i.responses();
         } else {
-          blocks.add(i.at(), i.responses(), i.u(), shown, unpriced, i.modelKey());
-          blockFigures.add(new Object[] {i.at(), i.cost(), share});
+          blocks.add(i.at(), i.responses(), i.u(), shown, unpriced, i.modelKey(), i.cost(), share);
         }
         return;
       }
@@ -240,10 +240,8 @@ final class UsageReports {
       List<UsageBlock> blockList = new ArrayList<>();
       if (q.by() == UsageGrouping.BLOCK) {
         blockList.addAll(blocks.blocks());
-        List<Acc> figures = blockFigures(blockList);
-        for (int n = 0; n < blockList.size(); n++) {
-          UsageBlock b = blockList.get(n);
-          Acc f = figures.get(n);
+        for (UsageBlock b : blockList) {
+          Acc f = blocks.figures(b);
           rows.add(new UsageRow(b.start().atZone(q.zone()).toOffsetDateTime().toString(), b.responses(), b.usage(),
               b.costUsd(), b.unpricedResponses(), blocks.unpricedModels(b), f.calculated,
               f.hasRecorded ? f.recorded : null, f.recordedCalculated));
@@ -287,24 +285,6 @@ final class UsageReports {
       }
       return new UsageReport(q.by(), rows, total.row("total"), prices.source(), prices.version(), prices.published(),
           rejected, newestDay, warnings, recorded, breakdown, blockList, q.mode());
-    }
-
-    /** Each block's calculated and recorded figures, from the responses placed in it (blocks are disjoint, in time order). */
-    private List<Acc> blockFigures(List<UsageBlock> list) {
-      List<Acc> out = new ArrayList<>();
-      TreeMap<Instant, Integer> starts = new TreeMap<>();
-      for (int n = 0; n < list.size(); n++) {
-        out.add(new Acc());
-        starts.put(list.get(n).start(), n);
-      }
-      for (Object[] f : blockFigures) {
-        Instant at = (Instant) f[0];
-        Map.Entry<Instant, Integer> e = starts.floorEntry(at);
-        if (e != null && at.isBefore(list.get(e.getValue()).end())) {
-          out.get(e.getValue()).figures((Double) f[1], (Double) f[2]);
-        }
-      }
-      return out;
     }
   }
 

@@ -27,6 +27,7 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -510,7 +511,10 @@ public final class TranscriptStore implements AutoCloseable {
   public record UsageResponse(String sessionId, String source, String project, String uuid, String day, String model,
       TokenUsage usage, Instant at) {}
 
-  /** Streams every response that counts, of one session if {@code sessionId} is not null, in session and ordinal order. */
+  /**
+   * Streams every response that counts, of one session if {@code sessionId} is not null (then in
+   * ordinal order; the whole history comes in the table's order).
+   */
   public void forEachUsageResponse(String sessionId, Consumer<UsageResponse> sink) {
     forEachUsageResponse(sessionId, false, sink);
   }
@@ -528,25 +532,39 @@ public final class TranscriptStore implements AutoCloseable {
       Consumer<UsageResponse> sink) {
     String where = " WHERE c.winner = 1" + (sessionId == null ? "" : " AND c.session_id = ?")
         + (fromDay == null ? "" : " AND c.day >= ?") + (toDay == null ? "" : " AND c.day <= ?");
-    // Every session: the candidates are read in table order, then sorted. Walking the primary-key
-    // index for the order instead (what SQLite picks) costs a random row lookup per candidate, ten
-    // times the scan on a 1 GB history; one session keeps the index, which finds its rows directly.
-    String from = sessionId != null ? " FROM usage_candidates c"
-        : " FROM (WITH x AS MATERIALIZED (SELECT * FROM usage_candidates c" + where + ") SELECT * FROM x) c";
-    usageRows("SELECT c.session_id, s.source, s.project, c.uuid, c.day, c.model, c.input_tokens, c.output_tokens,"
-        + " c.cache_read_tokens, c.cache_write_tokens, c.cache_write_1h_tokens, c.at_ms" + from
-        + " JOIN sessions s ON s.id = c.session_id" + (sessionId != null ? where : "")
-        + " ORDER BY c.session_id, c.ordinal",
-        args(sessionId, fromDay, toDay), rs -> {
-          Instant at = null;
-          if (times) {
-            long ms = rs.getLong(12);
-            at = rs.wasNull() ? null : Instant.ofEpochMilli(ms);
-          }
-          sink.accept(new UsageResponse(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-              rs.getString(5), rs.getString(6), new TokenUsage(rs.getLong(7), rs.getLong(8), rs.getLong(9),
-              rs.getLong(10), rs.getLong(11)), at));
-        });
+    // The whole history is read in table order and its sessions' fields are taken from a map: a
+    // join with sessions and a sort by session cost twice the scan itself on a 1 GB history (and
+    // walking the primary-key index for the order, ten times). One session uses that index.
+    Map<String, String[]> sessions = new HashMap<>();
+    String cols = "c.session_id, c.uuid, c.day, c.model, c.input_tokens, c.output_tokens, c.cache_read_tokens,"
+        + " c.cache_write_tokens, c.cache_write_1h_tokens, c.at_ms";
+    String sql;
+    if (sessionId == null) {
+      usageRows("SELECT id, source, project FROM sessions", List.of(),
+          rs -> sessions.put(rs.getString(1), new String[] {rs.getString(1), rs.getString(2), rs.getString(3)}));
+      sql = "SELECT " + cols + " FROM usage_candidates c" + where;
+    } else {
+      sql = "SELECT " + cols + ", s.source, s.project FROM usage_candidates c JOIN sessions s ON s.id = c.session_id"
+          + where + " ORDER BY c.ordinal";
+    }
+    Map<String, String> names = new HashMap<>();
+    usageRows(sql, args(sessionId, fromDay, toDay), rs -> {
+      String[] session = sessionId == null ? sessions.get(rs.getString(1))
+          : new String[] {rs.getString(1), rs.getString(11), rs.getString(12)};
+      if (session == null) {
+        return; // its session was written after the map was read: the next report has it
+      }
+      Instant at = null;
+      if (times) {
+        long ms = rs.getLong(10);
+        at = rs.wasNull() ? null : Instant.ofEpochMilli(ms);
+      }
+      // days and models repeat on every row: one string each
+      String day = names.computeIfAbsent(rs.getString(3), d -> d);
+      String model = names.computeIfAbsent(rs.getString(4), m -> m);
+      sink.accept(new UsageResponse(session[0], session[1], session[2], rs.getString(2), day, model,
+          new TokenUsage(rs.getLong(5), rs.getLong(6), rs.getLong(7), rs.getLong(8), rs.getLong(9)), at));
+    });
   }
 
   private interface RowSink {

@@ -120,16 +120,20 @@ final class UsageLedger {
       return null;
     }
     try {
-      return Instant.parse(timestamp).toEpochMilli();
+      return instant(timestamp).toEpochMilli();
+    } catch (DateTimeParseException | ArithmeticException e) {
+      return null; // unreadable, or a year too far out for milliseconds (+999999999-…): no time
+    }
+  }
+
+  private static Instant instant(String timestamp) {
+    try {
+      return Instant.parse(timestamp);
     } catch (DateTimeParseException e) {
       try {
-        return OffsetDateTime.parse(timestamp).toInstant().toEpochMilli();
+        return OffsetDateTime.parse(timestamp).toInstant();
       } catch (DateTimeParseException e2) {
-        try {
-          return ZonedDateTime.parse(timestamp).toInstant().toEpochMilli();
-        } catch (DateTimeParseException e3) {
-          return null;
-        }
+        return ZonedDateTime.parse(timestamp).toInstant();
       }
     }
   }
