@@ -90,7 +90,25 @@ class SandboxFocusTest {
       }
       Thread.sleep(200);
     }
-    throw new AssertionError("no window " + title + "; last listing: " + last);
+    throw new AssertionError("no window " + title + "; last listing: " + last + guestLogs(sb));
+  }
+
+  /** What the sandbox's programs wrote (its logs folder), for a failure message: why an app never showed. */
+  static String guestLogs(JsonNode sb) {
+    StringBuilder out = new StringBuilder();
+    java.nio.file.Path logs = java.nio.file.Path.of(sb.path("dir").asText(), "logs");
+    try (var files = java.nio.file.Files.list(logs)) {
+      for (java.nio.file.Path f : files.sorted().toList()) {
+        String text = java.nio.file.Files.readString(f, java.nio.charset.StandardCharsets.ISO_8859_1);
+        if (!text.isBlank()) {
+          out.append("\n--- ").append(f.getFileName()).append(" ---\n")
+              .append(text.substring(Math.max(0, text.length() - 2000)));
+        }
+      }
+    } catch (java.io.IOException e) {
+      out.append("\n(no logs: ").append(e).append(')');
+    }
+    return out.toString();
   }
 
   static JsonNode awaitObserve(JsonNode sb, java.util.function.Predicate<JsonNode> ok) throws Exception {
