@@ -258,8 +258,9 @@ public final class AgentSessions implements AutoCloseable {
       spec = spec.withEnv(e.getKey(), e.getValue());
     }
     TerminalHost.Started started;
+    AgentSupervisor.AgentListener listener = sup.listenerFor(agent);
     try {
-      started = config.host().start(spec, sup.listenerFor(agent));
+      started = config.host().start(spec, listener);
     } catch (SessionException e) {
       Reason why = e.reason() == SessionException.Reason.TOO_MANY_RUNNING ? Reason.TOO_MANY_RUNNING
           : e.isUserError() && e.reason() == SessionException.Reason.SPAWN_FAILED ? Reason.COMMAND_NOT_FOUND
@@ -277,9 +278,10 @@ public final class AgentSessions implements AutoCloseable {
       agent.terminal = first;
       agent.row = r.withTerminal(started.terminalId(), argv, now);
       agent.lastActivity = now;
-      // A program that ends within milliseconds may have had its exit handled already, on the
-      // row from before it had a terminal; without this it would stay "running" until a restart.
-      endedAlready = !started.session().isRunning();
+      // A program that ends within milliseconds has exited before this binding: its listener only
+      // noted it (the row was still the one from before); without this it stays "running".
+      listener.bound = true;
+      endedAlready = listener.exited;
       if (endedAlready) {
         agent.row = agent.row.withLifecycle(Lifecycle.ENDED).withActivity(now);
       }

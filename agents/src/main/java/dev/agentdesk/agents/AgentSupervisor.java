@@ -86,45 +86,64 @@ final class AgentSupervisor implements AutoCloseable {
     }
   }
 
-  SessionListener listenerFor(LiveAgent agent) {
-    return new SessionListener() {
-      @Override
-      public void onOutput(byte[] chunk) {
-        synchronized (agent) {
-          agent.sawOutput = true;
-          agent.lastActivity = Instant.now();
-        }
-      }
+  /**
+   * The listener of one spawned session of {@code agent}. Its {@code bound} and {@code exited} are
+   * guarded by the agent's monitor: until {@link AgentSessions} has bound the new session to the
+   * agent (its terminal id, its row), an exit is only noted, and the binding ends the row itself.
+   * (A program that ends within milliseconds is reported before the binding; its exit reaches the
+   * listener before {@code isRunning()} turns false, so only this flag says it happened.)
+   */
+  final class AgentListener implements SessionListener {
+    private final LiveAgent agent;
+    boolean bound;
+    boolean exited;
 
-      @Override
-      public void onEvent(SessionEvent event) {
-        if (event instanceof SessionEvent.StateChanged sc) {
-          synchronized (agent) {
-            boolean raised = sc.state().awaitingInput() && (agent.terminal == null || !agent.terminal.awaitingInput());
-            if (raised || (sc.state().awaitingInput() && agent.terminal != null
-                && !java.util.Objects.equals(sc.state().question(), agent.terminal.question()))) {
-              agent.questionSeq = agent.turn().seq();
-              agent.questionContradicted = false;
-            }
-            agent.terminal = sc.state();
+    AgentListener(LiveAgent agent) {
+      this.agent = agent;
+    }
+
+    @Override
+    public void onOutput(byte[] chunk) {
+      synchronized (agent) {
+        agent.sawOutput = true;
+        agent.lastActivity = Instant.now();
+      }
+    }
+
+    @Override
+    public void onEvent(SessionEvent event) {
+      if (event instanceof SessionEvent.StateChanged sc) {
+        synchronized (agent) {
+          boolean raised = sc.state().awaitingInput() && (agent.terminal == null || !agent.terminal.awaitingInput());
+          if (raised || (sc.state().awaitingInput() && agent.terminal != null
+              && !java.util.Objects.equals(sc.state().question(), agent.terminal.question()))) {
+            agent.questionSeq = agent.turn().seq();
+            agent.questionContradicted = false;
           }
-          emit(new AgentEvent.Changed(snapshot(agent)));
-        } else if (event instanceof SessionEvent.Exited) {
-          String terminalId;
-          synchronized (agent) {
-            terminalId = agent.row.terminalId();
-            if (agent.row.lifecycle() == Lifecycle.RUNNING) {
-              agent.row = agent.row.withLifecycle(Lifecycle.ENDED).withActivity(Instant.now());
-              safePut(agent.row);
-            }
+          agent.terminal = sc.state();
+        }
+        emit(new AgentEvent.Changed(snapshot(agent)));
+      } else if (event instanceof SessionEvent.Exited) {
+        String terminalId;
+        synchronized (agent) {
+          exited = true;
+          if (!bound) {
+            return; // the row is still the one from before this session: the binding ends it and reports it
           }
-          emit(new AgentEvent.Changed(snapshot(agent)));
-          if (terminalId != null) { // null: it ended before start() bound it; start() reports it
-            config.host().ended(terminalId);
+          terminalId = agent.row.terminalId();
+          if (agent.row.lifecycle() == Lifecycle.RUNNING) {
+            agent.row = agent.row.withLifecycle(Lifecycle.ENDED).withActivity(Instant.now());
+            safePut(agent.row);
           }
         }
+        emit(new AgentEvent.Changed(snapshot(agent)));
+        config.host().ended(terminalId);
       }
-    };
+    }
+  }
+
+  AgentListener listenerFor(LiveAgent agent) {
+    return new AgentListener(agent);
   }
 
   void pollAll() {

@@ -8,11 +8,15 @@ import dev.agentdesk.agents.AgentStatus.Evidence;
 import dev.agentdesk.agents.AgentStatus.Phase;
 import dev.agentdesk.agents.WorktreeDiff.FileChange;
 import dev.agentdesk.agents.WorktreeDiff.Status;
+import dev.agentdesk.terminal.session.SessionEvent;
 import dev.agentdesk.terminal.session.SessionException;
+import dev.agentdesk.terminal.session.SessionListener;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -213,6 +217,53 @@ class AgentSessionsTest {
     assertThatThrownBy(() -> sessions.start(AgentSpec.of(AgentType.CLAUDE, repo.top).withWorktree("taken")))
         .extracting(e -> ((AgentException) e).reason()).isEqualTo(Reason.WORKTREE_EXISTS);
     assertThat(sessions.list()).hasSize(1);
+  }
+
+  /**
+   * CI caught an agent whose program had exited (its terminal said so) listed as running for good:
+   * the exit reached the agent before {@code start} had bound the new session to it, and the
+   * binding wrote the row from before over it (the PTY's {@code isRunning()} turns false only after
+   * its listeners heard the exit). The host here holds the exit exactly in that window.
+   */
+  @Test
+  void aProgramThatExitsBeforeItsStartReturnsEndsItsSession() throws Exception {
+    CountDownLatch exitHeard = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    TerminalHost direct = TerminalHost.direct();
+    TerminalHost holding = (spec, listener) -> {
+      TerminalHost.Started started = direct.start(spec, new SessionListener() {
+        @Override
+        public void onOutput(byte[] chunk) {
+          listener.onOutput(chunk);
+        }
+
+        @Override
+        public void onEvent(SessionEvent event) {
+          listener.onEvent(event);
+          if (event instanceof SessionEvent.Exited) {
+            exitHeard.countDown();
+            try {
+              release.await(20, TimeUnit.SECONDS); // the PTY still counts as running meanwhile
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          }
+        }
+      });
+      try {
+        assertThat(exitHeard.await(20, TimeUnit.SECONDS)).as("the program's exit reached its agent").isTrue();
+      } catch (InterruptedException e) {
+        throw new IllegalStateException(e);
+      }
+      return started;
+    };
+    try (AgentSessions quick = AgentSessions.open(standins.config(tmp).withHost(holding))) {
+      AgentSession s = quick.start(AgentSpec.of(AgentType.COMMAND, repo.top).withInPlace(true)
+          .withArgs(List.of("sh", "-c", "exit 0")));
+      release.countDown();
+      assertThat(s.lifecycle()).isEqualTo(Lifecycle.ENDED);
+      assertThat(quick.get(s.id()).lifecycle()).isEqualTo(Lifecycle.ENDED);
+    }
   }
 
   @Test

@@ -54,7 +54,12 @@ final class Guest {
       spawn("dbus", List.of("dbus-daemon", "--session", "--nofork", "--nopidfile", "--address=" + Bubblewrap.BUS));
       await("the session bus", () -> Files.exists(Path.of(Bubblewrap.PRIVATE, "bus")));
       spawn("at-spi", List.of("/usr/libexec/at-spi-bus-launcher", "--launch-immediately"));
-      spawn("openbox", List.of("openbox"));
+      // Apps start once openbox manages the screen: a window mapped before that stays unmanaged
+      // (no frame, no focus, not in _NET_CLIENT_LIST; CI caught xterm so, its window never listed).
+      // openbox runs its --startup command when its start-up is done.
+      Path wmReady = Path.of(Bubblewrap.PRIVATE, "wm-ready");
+      spawn("openbox", List.of("openbox", "--startup", "touch " + wmReady));
+      await("the window manager", () -> Files.exists(wmReady));
       int n = 0;
       for (List<String> app : spec.apps()) {
         spawn("app-" + ++n, app);

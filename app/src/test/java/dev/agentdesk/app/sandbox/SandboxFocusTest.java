@@ -90,7 +90,9 @@ class SandboxFocusTest {
       }
       Thread.sleep(200);
     }
-    throw new AssertionError("no window " + title + "; last listing: " + last + guestLogs(sb));
+    CliRun inside = aci(sb, "--json", "exec", "--", "sh", "-c", "xprop -root _NET_CLIENT_LIST _NET_SUPPORTING_WM_CHECK; xwininfo -root -tree | grep -v \"has no name\" | head -30; ps -eo pid,stat,args | cut -c1-80");
+    throw new AssertionError("no window " + title + "; last listing: " + last + "\ninside: " + inside.out()
+        + inside.err() + guestLogs(sb));
   }
 
   /** What the sandbox's programs wrote (its logs folder), for a failure message: why an app never showed. */
