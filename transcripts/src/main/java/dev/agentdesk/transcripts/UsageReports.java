@@ -111,10 +111,15 @@ final class UsageReports {
     long untimed;
     String newestDay;
 
+    /** Whether a filter or the grouping needs each response's local day (a zone conversion per response). */
+    final boolean dated;
+
     Builder(UsageQuery q, PriceTable prices, Map<String, RecordedCost> recordedCosts) {
       this.q = q;
       this.prices = prices;
       this.recordedCosts = recordedCosts;
+      this.dated = q.since() != null || q.until() != null || q.by() == UsageGrouping.DAY
+          || q.by() == UsageGrouping.WEEK || q.by() == UsageGrouping.MONTH;
     }
 
     /**
@@ -126,9 +131,6 @@ final class UsageReports {
       boolean kept = !(q.provider() != null && !q.provider().id().equals(source)
           || q.project() != null && !q.project().equals(project)
           || q.model() != null && !q.model().equals(model));
-      // the local day only where a filter or the grouping needs it (a zone conversion per response)
-      boolean dated = q.since() != null || q.until() != null || q.by() == UsageGrouping.DAY
-          || q.by() == UsageGrouping.WEEK || q.by() == UsageGrouping.MONTH;
       LocalDate local = !dated ? null : at != null ? at.atZone(q.zone()).toLocalDate() : utcDay(day);
       if (kept && (q.since() != null || q.until() != null) && (local == null
           || q.since() != null && local.isBefore(q.since()) || q.until() != null && local.isAfter(q.until()))) {
