@@ -275,6 +275,10 @@ final class JsonIn {
     if (!v.isNumber()) {
       throw new WireException(Reason.WRONG_TYPE, path, "must be an integer, got " + kind(v));
     }
+    if (v.isFloatingPointNumber() && !Double.isFinite(v.doubleValue())) {
+      // "1e999" reads as an infinite double, which has no decimal value (NumberFormatException)
+      throw new WireException(Reason.INVALID_VALUE, path, "integer out of the supported 64-bit range: " + v);
+    }
     BigDecimal d = v.decimalValue();
     if (d.signum() != 0 && d.stripTrailingZeros().scale() > 0) {
       throw new WireException(Reason.WRONG_TYPE, path, "must be an integer, got " + v);
