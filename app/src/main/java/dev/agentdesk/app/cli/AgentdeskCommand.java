@@ -58,6 +58,17 @@ public final class AgentdeskCommand implements Runnable {
    * of such a command's start-up; everything else gets the whole tree ({@link #newCommandLine()}).
    */
   public static Invocation forArgs(String[] args) {
+    Object leaf = args.length > 1 && args[0].equals("history") ? historyReport(args[1]) : null;
+    if (leaf != null) {
+      // A report alone: picocli reflects over every command it is given, and the five other history
+      // commands cost a short report ~60 ms of its start (ADR 0039). Options before the report's name
+      // ('history --db F usage') keep the whole tree.
+      CommandLine cl = new CommandLine(leaf);
+      cl.setCommandName("agentdesk history " + args[1]);
+      cl.getCommandSpec().versionProvider(new VersionProvider());
+      cl.setExecutionExceptionHandler(new FriendlyErrors());
+      return new Invocation(cl, java.util.Arrays.copyOfRange(args, 2, args.length));
+    }
     if (args.length > 0 && (args[0].equals("statusline") || args[0].equals("history"))) {
       CommandLine cl = args[0].equals("statusline")
           ? new CommandLine(new dev.agentdesk.app.history.StatuslineCommand())
@@ -68,6 +79,17 @@ public final class AgentdeskCommand implements Runnable {
       return new Invocation(cl, java.util.Arrays.copyOfRange(args, 1, args.length));
     }
     return new Invocation(newCommandLine(), args);
+  }
+
+  /** The history report named {@code name}, as a command of its own; null for any other word. */
+  private static Object historyReport(String name) {
+    return switch (name) {
+      case "usage" -> new dev.agentdesk.app.history.HistoryUsageCommand();
+      case "sessions" -> new dev.agentdesk.app.history.HistorySessionsCommand();
+      case "show" -> new dev.agentdesk.app.history.HistoryShowCommand();
+      case "search" -> new dev.agentdesk.app.history.HistorySearchCommand();
+      default -> null;
+    };
   }
 
   private static CommandLine describeHistory(CommandLine history) {

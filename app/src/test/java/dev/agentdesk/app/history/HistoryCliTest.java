@@ -114,6 +114,15 @@ class HistoryCliTest {
     JsonNode sessions = JSON.readTree(list.out()).get("sessions");
     assertThat(sessions).hasSize(1);
     assertThat(sessions.get(0).get("title").asText()).isEqualTo("Why is the flamingo pink?");
+    // 'history sessions …' runs the report's own command alone (AgentdeskCommand.forArgs): same answer,
+    // same name in its help and errors as under the whole tree
+    CliRun alone = run("history", "sessions", "--json", "--db", db.toString());
+    assertThat(alone.exit()).as(alone.err()).isZero();
+    assertThat(alone.out()).isEqualTo(list.out());
+    assertThat(run("history", "usage", "--help").out()).startsWith("Usage: agentdesk history usage ");
+    CliRun wrong = run("history", "usage", "--bogus");
+    assertThat(wrong.exit()).isEqualTo(2);
+    assertThat(wrong.err()).contains("Unknown option: '--bogus'").contains("Usage: agentdesk history usage ");
 
     CliRun show = run("history", "show", SESSION, "--json", "--db", db.toString());
     assertThat(show.exit()).as(show.err()).isZero();

@@ -1,7 +1,6 @@
 package dev.agentdesk.transcripts.cost;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.agentdesk.transcripts.TranscriptException;
 import dev.agentdesk.transcripts.TranscriptException.Reason;
 import java.io.IOException;
@@ -72,7 +71,7 @@ public final class PriceTable {
   public static PriceTable parse(byte[] json, String origin) {
     JsonNode root;
     try {
-      root = new ObjectMapper().readTree(json);
+      root = JsonTree.read(json);
     } catch (IOException e) {
       throw bad(origin, "not JSON: " + String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
     }
@@ -119,7 +118,7 @@ public final class PriceTable {
   public static PriceTable parseOverrides(byte[] json, String origin) {
     JsonNode root;
     try {
-      root = new ObjectMapper().readTree(json);
+      root = JsonTree.read(json);
     } catch (IOException e) {
       throw bad(origin, "not JSON: " + String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
     }

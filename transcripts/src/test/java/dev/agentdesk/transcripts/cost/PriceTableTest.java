@@ -98,6 +98,24 @@ class PriceTableTest {
         .hasMessage("x.json: model p/m: input_mtok = -1.0 is not a price per million tokens");
     assertThatThrownBy(() -> PriceTable.parse("{\"providers\": 3}".getBytes(StandardCharsets.UTF_8), "x.json"))
         .hasMessageContaining("expected an array of providers");
+    assertThatThrownBy(() -> PriceTable.parse("[] {\"providers\": []}".getBytes(StandardCharsets.UTF_8), "x.json"))
+        .hasMessageStartingWith("x.json: not JSON: more than one JSON value");
+    assertThatThrownBy(() -> PriceTable.parse("".getBytes(StandardCharsets.UTF_8), "x.json"))
+        .hasMessage("x.json: empty");
+    assertThatThrownBy(() -> PriceTable.parseOverrides("{\"models\": {\"m\": ".getBytes(StandardCharsets.UTF_8),
+        "o.json")).hasMessageStartingWith("o.json: not JSON");
+  }
+
+  @Test
+  void theStreamingTreeReadsTheBundledTableAsJacksonsMapperDoes() throws Exception {
+    byte[] json;
+    try (var in = PriceTable.class.getResourceAsStream("/dev/agentdesk/transcripts/cost/prices.json")) {
+      json = in.readAllBytes();
+    }
+    assertThat(JsonTree.read(json)).isEqualTo(new com.fasterxml.jackson.databind.ObjectMapper().readTree(json));
+    byte[] mixed = "{\"a\": [1, 5000000000, 123456789012345678901234567890, 1.5e-3, true, false, null, \"x\"]}"
+        .getBytes(StandardCharsets.UTF_8);
+    assertThat(JsonTree.read(mixed)).isEqualTo(new com.fasterxml.jackson.databind.ObjectMapper().readTree(mixed));
   }
 
   @Test
