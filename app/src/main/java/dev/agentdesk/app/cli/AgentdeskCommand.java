@@ -58,27 +58,28 @@ public final class AgentdeskCommand implements Runnable {
    * of such a command's start-up; everything else gets the whole tree ({@link #newCommandLine()}).
    */
   public static Invocation forArgs(String[] args) {
-    Object leaf = args.length > 1 && args[0].equals("history") ? historyReport(args[1]) : null;
-    if (leaf != null) {
+    Object report = args.length > 1 && args[0].equals("history") ? historyReport(args[1]) : null;
+    if (report != null) {
       // A report alone: picocli reflects over every command it is given, and the five other history
-      // commands cost a short report ~60 ms of its start (ADR 0039). Options before the report's name
-      // ('history --db F usage') keep the whole tree.
-      CommandLine cl = new CommandLine(leaf);
-      cl.setCommandName("agentdesk history " + args[1]);
-      cl.getCommandSpec().versionProvider(new VersionProvider());
-      cl.setExecutionExceptionHandler(new FriendlyErrors());
-      return new Invocation(cl, java.util.Arrays.copyOfRange(args, 2, args.length));
+      // commands cost a short report ~30 ms of its start (ADR 0039). Options before the report's name
+      // ('history --db F usage') keep the whole history tree.
+      return alone(new CommandLine(report), 2, args);
     }
-    if (args.length > 0 && (args[0].equals("statusline") || args[0].equals("history"))) {
-      CommandLine cl = args[0].equals("statusline")
-          ? new CommandLine(new dev.agentdesk.app.history.StatuslineCommand())
-          : describeHistory(new CommandLine(new HistoryCommand()));
-      cl.setCommandName("agentdesk " + args[0]);
-      cl.getCommandSpec().versionProvider(new VersionProvider());
-      cl.setExecutionExceptionHandler(new FriendlyErrors());
-      return new Invocation(cl, java.util.Arrays.copyOfRange(args, 1, args.length));
+    if (args.length > 0 && args[0].equals("statusline")) {
+      return alone(new CommandLine(new dev.agentdesk.app.history.StatuslineCommand()), 1, args);
+    }
+    if (args.length > 0 && args[0].equals("history")) {
+      return alone(describeHistory(new CommandLine(new HistoryCommand())), 1, args);
     }
     return new Invocation(newCommandLine(), args);
+  }
+
+  /** {@code cl} run on its own for the arguments after its first {@code words}, named as under the root. */
+  private static Invocation alone(CommandLine cl, int words, String[] args) {
+    cl.setCommandName("agentdesk " + String.join(" ", java.util.Arrays.copyOfRange(args, 0, words)));
+    cl.getCommandSpec().versionProvider(new VersionProvider());
+    cl.setExecutionExceptionHandler(new FriendlyErrors());
+    return new Invocation(cl, java.util.Arrays.copyOfRange(args, words, args.length));
   }
 
   /** The history report named {@code name}, as a command of its own; null for any other word. */
