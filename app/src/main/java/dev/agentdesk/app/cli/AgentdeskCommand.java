@@ -1,5 +1,7 @@
 package dev.agentdesk.app.cli;
 
+import dev.agentdesk.app.history.StatuslineCommand;
+import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -28,7 +30,7 @@ import picocli.CommandLine.Command;
         dev.agentdesk.app.history.PricesCommand.class,
         dev.agentdesk.app.doctor.DoctorCommand.class,
         dev.agentdesk.app.dist.DistFilesCommand.class,
-        dev.agentdesk.app.history.StatuslineCommand.class,
+        StatuslineCommand.class,
         CommandLine.HelpCommand.class
     })
 public final class AgentdeskCommand implements Runnable {
@@ -48,8 +50,35 @@ public final class AgentdeskCommand implements Runnable {
     return cl;
   }
 
-  /** The command line and the arguments that run {@code args}. */
-  public record Invocation(CommandLine commandLine, String[] args) {}
+  /** What runs a command line: picocli's parse and run, or the status line's own short path. */
+  public sealed interface Invocation {
+    /** Runs it, writing to {@code out} and {@code err} (null: the process's stdout and stderr); its exit code. */
+    int execute(PrintWriter out, PrintWriter err);
+  }
+
+  /** {@code commandLine} parsing and running {@code args}. */
+  record Parsed(CommandLine commandLine, String[] args) implements Invocation {
+    @Override
+    public int execute(PrintWriter out, PrintWriter err) {
+      if (out != null) {
+        commandLine.setOut(out);
+      }
+      if (err != null) {
+        commandLine.setErr(err);
+      }
+      return commandLine.execute(args);
+    }
+  }
+
+  /** {@code agentdesk statusline} with only its plain options, run without building picocli's model (ADR 0040). */
+  record PlainStatusline(String[] args) implements Invocation {  // args: "statusline" and its options
+    @Override
+    public int execute(PrintWriter out, PrintWriter err) {
+      PrintWriter to = out != null ? out : new PrintWriter(System.out, true);
+      StatuslineCommand plain = StatuslineCommand.plain(java.util.Arrays.copyOfRange(args, 1, args.length), to);
+      return plain != null ? plain.call() : alone(new CommandLine(new StatuslineCommand()), 1, args).execute(out, err);
+    }
+  }
 
   /**
    * What {@code main} runs for {@code args}: for the short commands that run often ({@code
@@ -66,12 +95,12 @@ public final class AgentdeskCommand implements Runnable {
       return alone(new CommandLine(report), 2, args);
     }
     if (args.length > 0 && args[0].equals("statusline")) {
-      return alone(new CommandLine(new dev.agentdesk.app.history.StatuslineCommand()), 1, args);
+      return new PlainStatusline(args);
     }
     if (args.length > 0 && args[0].equals("history")) {
       return alone(describeHistory(new CommandLine(new HistoryCommand())), 1, args);
     }
-    return new Invocation(newCommandLine(), args);
+    return new Parsed(newCommandLine(), args);
   }
 
   /** {@code cl} run on its own for the arguments after its first {@code words}, named as under the root. */
@@ -79,7 +108,7 @@ public final class AgentdeskCommand implements Runnable {
     cl.setCommandName("agentdesk " + String.join(" ", java.util.Arrays.copyOfRange(args, 0, words)));
     cl.getCommandSpec().versionProvider(new VersionProvider());
     cl.setExecutionExceptionHandler(new FriendlyErrors());
-    return new Invocation(cl, java.util.Arrays.copyOfRange(args, words, args.length));
+    return new Parsed(cl, java.util.Arrays.copyOfRange(args, words, args.length));
   }
 
   /** The history report named {@code name}, as a command of its own; null for any other word. */

@@ -1,7 +1,8 @@
 package dev.agentdesk.app.history;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import dev.agentdesk.app.serve.DataDirs;
 import dev.agentdesk.app.serve.ServeConfig;
 import dev.agentdesk.app.serve.TokenFile;
@@ -54,7 +55,7 @@ import picocli.CommandLine.Option;
             + " that is missing, locked or slow is skipped, never waited for.",
         "In ~/.claude/settings.json: {\"statusLine\": {\"type\": \"command\", \"command\": \"agentdesk statusline\"}}"})
 public final class StatuslineCommand implements Callable<Integer> {
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final JsonFactory JSON = new JsonFactory();
 
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
@@ -67,7 +68,9 @@ public final class StatuslineCommand implements Callable<Integer> {
           + " file of 'agentdesk serve'); 'none' to read the database only")
   String server;
 
-  @Option(names = "--timeout-ms", paramLabel = "MS", defaultValue = "800",
+  static final long DEFAULT_TIMEOUT_MS = 800;
+
+  @Option(names = "--timeout-ms", paramLabel = "MS", defaultValue = "" + DEFAULT_TIMEOUT_MS,
       description = "The most time for the figures, server or database (default ${DEFAULT-VALUE})")
   long timeoutMs;
 
@@ -76,6 +79,59 @@ public final class StatuslineCommand implements Callable<Integer> {
 
   @Option(names = "--now", hidden = true, paramLabel = "INSTANT", description = "The time of 'today' and the block (tests)")
   String now;
+
+  /** Where the line goes when picocli did not build this command ({@link #plain}). */
+  private PrintWriter plainOut;
+
+  /** The options {@link #plain} reads itself; {@code StatuslineCommandTest} holds them equal to picocli's. */
+  static final java.util.Set<String> PLAIN_OPTIONS =
+      java.util.Set.of("--server", "--timeout-ms", "--timezone", "--now", "--db", "--db-url", "--db-url-file");
+
+  /**
+   * This command set from {@code args} (the words after {@code statusline}) without picocli, writing
+   * to {@code out}; null when they are anything but the plain options, each once, as {@code --name
+   * VALUE} or {@code --name=VALUE} (help, version, a typo or a bad value: picocli answers those as
+   * for every command). picocli's start is ~100 ms, a third of a status line without a serve, and
+   * Claude Code runs the line every few hundred milliseconds (ADR 0040).
+   */
+  public static StatuslineCommand plain(String[] args, PrintWriter out) {
+    StatuslineCommand c = new StatuslineCommand();
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (int i = 0; i < args.length; i++) {
+      String name = args[i];
+      String value;
+      int eq = name.indexOf('=');
+      if (eq > 0) {
+        value = name.substring(eq + 1);
+        name = name.substring(0, eq);
+      } else if (i + 1 < args.length && !args[i + 1].startsWith("-")) {
+        value = args[++i];
+      } else {
+        return null;
+      }
+      if (!PLAIN_OPTIONS.contains(name) || !seen.add(name)) {
+        return null;
+      }
+      try {
+        switch (name) {
+          case "--server" -> c.server = value;
+          case "--timeout-ms" -> c.timeoutMs = Long.parseLong(value);
+          case "--timezone" -> c.timezone = value;
+          case "--now" -> c.now = value;
+          case "--db" -> c.db.db = Path.of(value);
+          case "--db-url" -> c.db.url = value;
+          default -> c.db.urlFile = Path.of(value);
+        }
+      } catch (RuntimeException badValue) {
+        return null;
+      }
+    }
+    if (!seen.contains("--timeout-ms")) {
+      c.timeoutMs = DEFAULT_TIMEOUT_MS;
+    }
+    c.plainOut = out;
+    return c;
+  }
 
   /** Claude Code's input: what the line needs of it. */
   record Input(String sessionId, String model, Double claudeCostUsd) {
@@ -87,15 +143,53 @@ public final class StatuslineCommand implements Callable<Integer> {
       }
     }
 
+    /**
+     * What the line needs of Claude Code's JSON, read with the streaming parser: an ObjectMapper's
+     * start is ~60 ms of a status line without a serve (ADR 0040). Text where the value is a string,
+     * number or boolean; the last of repeated keys wins; anything else, or JSON that is not an
+     * object, reads as unknown.
+     */
     static Input parse(byte[] bytes) {
-      try {
-        JsonNode j = bytes.length == 0 ? JSON.createObjectNode() : JSON.readTree(bytes);
-        String model = j.path("model").path("display_name").asText(j.path("model").path("id").asText(""));
-        JsonNode cost = j.path("cost").path("total_cost_usd");
-        return new Input(j.path("session_id").asText(null), model, cost.isNumber() ? cost.asDouble() : null);
+      String sessionId = null;
+      String displayName = null;
+      String id = null;
+      Double cost = null;
+      try (JsonParser p = JSON.createParser(bytes)) {
+        if (p.nextToken() != JsonToken.START_OBJECT) {
+          return new Input(null, "", null);
+        }
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+          String field = p.currentName();
+          JsonToken value = p.nextToken();
+          if (field.equals("session_id")) {
+            sessionId = scalarText(p, value);
+            p.skipChildren();
+          } else if (value == JsonToken.START_OBJECT && (field.equals("model") || field.equals("cost"))) {
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+              String inner = p.currentName();
+              JsonToken v = p.nextToken();
+              if (field.equals("model") && inner.equals("display_name")) {
+                displayName = scalarText(p, v);
+              } else if (field.equals("model") && inner.equals("id")) {
+                id = scalarText(p, v);
+              } else if (field.equals("cost") && inner.equals("total_cost_usd")) {
+                cost = v.isNumeric() ? p.getDoubleValue() : null;
+              }
+              p.skipChildren();
+            }
+          } else {
+            p.skipChildren();
+          }
+        }
+        String model = displayName != null ? displayName : id != null ? id : "";
+        return new Input(sessionId, model, cost);
       } catch (IOException | RuntimeException e) {
         return new Input(null, "", null);
       }
+    }
+
+    private static String scalarText(JsonParser p, JsonToken value) throws IOException {
+      return value.isScalarValue() && value != JsonToken.VALUE_NULL ? p.getText() : null;
     }
   }
 
@@ -105,7 +199,7 @@ public final class StatuslineCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter out = plainOut != null ? plainOut : spec.commandLine().getOut();
     byte[] raw;
     try {
       raw = System.in.readNBytes(1 << 20);
@@ -212,10 +306,20 @@ public final class StatuslineCommand implements Callable<Integer> {
     if (target.file() != null && !Files.isRegularFile(target.file())) {
       return null;
     }
-    PriceFiles.Loaded prices = PriceFiles.fromEnvironment().load();
+    // The price table (~50 ms) is read on a second thread while the database opens (~70 ms).
+    java.util.concurrent.FutureTask<PriceFiles.Loaded> prices =
+        new java.util.concurrent.FutureTask<>(() -> PriceFiles.fromEnvironment().load());
+    Thread reader = new Thread(prices, "statusline-prices");
+    reader.setDaemon(true);
+    reader.start();
     try (TranscriptHistory h = target.url() != null ? TranscriptHistory.openUrl(target.url())
         : TranscriptHistory.open(target.file())) {
-      return fromHistory(h, prices.table(), input, at, zone);
+      return fromHistory(h, prices.get().table(), input, at, zone);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw new IllegalStateException("the price table could not be read", e.getCause());
     }
   }
 

@@ -192,4 +192,77 @@ class StatuslineCommandTest {
   void theLineWithoutFigures() {
     assertThat(StatuslineCommand.line(new StatuslineCommand.Input(null, "", null), null)).isEqualTo("agentdesk");
   }
+  @Test
+  void claudeCodesInputIsReadAsDocumented() {
+    assertThat(StatuslineCommand.Input.parse(INPUT.getBytes(StandardCharsets.UTF_8)))
+        .isEqualTo(new StatuslineCommand.Input(SESSION, "Sonnet 4.5", 0.0123));
+  }
+
+  @Test
+  void inputThatIsNotWhatClaudeCodeSendsReadsAsUnknown() {
+    StatuslineCommand.Input unknown = new StatuslineCommand.Input(null, "", null);
+    for (String bad : new String[] {"", "not json", "[1,2]", "\"text\"", "{\"session_id\": \"s\", \"model\": {\"id\"",
+        "{\"session_id\": \"s\",", "\u0000\u00ff{"}) {
+      assertThat(StatuslineCommand.Input.parse(bad.getBytes(StandardCharsets.ISO_8859_1))).as(bad).isEqualTo(unknown);
+    }
+    // no display name: the id; a value of the wrong kind is unknown, the others stand
+    assertThat(parse("{\"model\": {\"id\": \"claude-opus-4-1\"}, \"session_id\": null, \"cost\": {\"total_cost_usd\": \"1\"}}"))
+        .isEqualTo(new StatuslineCommand.Input(null, "claude-opus-4-1", null));
+    assertThat(parse("{\"session_id\": {\"a\": [1, {\"b\": 2}]}, \"model\": [\"x\"], \"cost\": {\"total_cost_usd\": 2}}"))
+        .isEqualTo(new StatuslineCommand.Input(null, "", 2.0));
+    // nested objects and arrays elsewhere are skipped whole; the last of a repeated key wins
+    assertThat(parse("{\"workspace\": {\"session_id\": \"inner\", \"a\": [{\"model\": 1}]}, \"session_id\": 7,"
+        + " \"model\": {\"meta\": {\"id\": \"inner\"}, \"display_name\": \"Opus\"}, \"session_id\": \"s2\"}"))
+        .isEqualTo(new StatuslineCommand.Input("s2", "Opus", null));
+  }
+
+  @Test
+  void thePlainOptionsAreExactlyPicocliOnesAndReadAsPicocliReadsThem() {
+    java.util.Set<String> picocli = new java.util.HashSet<>();
+    for (picocli.CommandLine.Model.OptionSpec o : new picocli.CommandLine(new StatuslineCommand()).getCommandSpec()
+        .options()) {
+      if (!o.usageHelp() && !o.versionHelp()) {
+        picocli.add(o.longestName());
+      }
+    }
+    assertThat(StatuslineCommand.PLAIN_OPTIONS).isEqualTo(picocli);
+    for (String[] args : new String[][] {{}, {"--server", "none"}, {"--server=http://127.0.0.1:9/", "--timeout-ms", "50"},
+        {"--db", "/tmp/h.db", "--timezone", "Asia/Kolkata", "--now", "2026-12-01T22:10:00Z"},
+        {"--db-url=jdbc:postgresql://h/d?user=u", "--timeout-ms=1200"}, {"--db-url-file", "/tmp/url"},
+        {"--timezone=UTC", "--server", "http://x:1/a=b"}}) {
+      StatuslineCommand plain = StatuslineCommand.plain(args, new java.io.PrintWriter(new java.io.StringWriter()));
+      StatuslineCommand parsed = new StatuslineCommand();
+      new picocli.CommandLine(parsed).parseArgs(args);
+      assertThat(plain).as(String.join(" ", args)).isNotNull();
+      assertThat(java.util.List.of(String.valueOf(plain.server), plain.timeoutMs, String.valueOf(plain.timezone),
+          String.valueOf(plain.now), String.valueOf(plain.db.db), String.valueOf(plain.db.url),
+          String.valueOf(plain.db.urlFile)))
+          .as(String.join(" ", args))
+          .isEqualTo(java.util.List.of(String.valueOf(parsed.server), parsed.timeoutMs, String.valueOf(parsed.timezone),
+              String.valueOf(parsed.now), String.valueOf(parsed.db.db), String.valueOf(parsed.db.url),
+              String.valueOf(parsed.db.urlFile)));
+    }
+  }
+
+  @Test
+  void anythingButThePlainOptionsIsAnsweredByPicocli() {
+    for (String[] args : new String[][] {{"--help"}, {"-h"}, {"--version"}, {"--bogus", "x"}, {"--timeout-ms", "soon"},
+        {"--db"}, {"--db", "--server", "none"}, {"--server", "a", "--server", "b"}, {"stray"}, {"--db=a", "-h"}}) {
+      assertThat(StatuslineCommand.plain(args, new java.io.PrintWriter(new java.io.StringWriter())))
+          .as(String.join(" ", args)).isNull();
+    }
+    CliRun help = run("statusline", "--help");
+    assertThat(help.exit()).isZero();
+    assertThat(help.out()).startsWith("Usage: agentdesk statusline").contains("--timeout-ms=MS");
+    CliRun typo = statusline(INPUT, "--server", "none", "--dbb", db.toString());
+    assertThat(typo.exit()).isEqualTo(2);
+    assertThat(typo.err()).contains("Unknown options: '--dbb'").contains("Possible solutions: --db");
+    CliRun badValue = statusline(INPUT, "--timeout-ms", "soon");
+    assertThat(badValue.exit()).isEqualTo(2);
+    assertThat(badValue.err()).contains("--timeout-ms").contains("soon");
+  }
+
+  private static StatuslineCommand.Input parse(String json) {
+    return StatuslineCommand.Input.parse(json.getBytes(StandardCharsets.UTF_8));
+  }
 }
