@@ -15,7 +15,6 @@ import dev.agentdesk.transcripts.UsageReport;
 import dev.agentdesk.transcripts.cost.PriceFiles;
 import dev.agentdesk.transcripts.cost.PriceTable;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -72,7 +71,7 @@ public final class StatuslineCommand implements Callable<Integer> {
 
   @Option(names = "--timeout-ms", paramLabel = "MS", defaultValue = "" + DEFAULT_TIMEOUT_MS,
       description = "The most time for the figures, server or database (default ${DEFAULT-VALUE})")
-  long timeoutMs;
+  long timeoutMs = DEFAULT_TIMEOUT_MS;
 
   @Option(names = "--timezone", paramLabel = "ZONE", description = "Time zone of 'today' (default the machine's)")
   String timezone;
@@ -126,23 +125,12 @@ public final class StatuslineCommand implements Callable<Integer> {
         return null;
       }
     }
-    if (!seen.contains("--timeout-ms")) {
-      c.timeoutMs = DEFAULT_TIMEOUT_MS;
-    }
     c.plainOut = out;
     return c;
   }
 
   /** Claude Code's input: what the line needs of it. */
   record Input(String sessionId, String model, Double claudeCostUsd) {
-    static Input read(InputStream in) {
-      try {
-        return parse(in.readNBytes(1 << 20));
-      } catch (IOException | RuntimeException e) {
-        return new Input(null, "", null);
-      }
-    }
-
     /**
      * What the line needs of Claude Code's JSON, read with the streaming parser: an ObjectMapper's
      * start is ~60 ms of a status line without a serve (ADR 0040). Text where the value is a string,
