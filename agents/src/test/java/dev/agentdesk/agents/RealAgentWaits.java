@@ -12,7 +12,13 @@ import java.util.function.Predicate;
  * requests the model server got.
  */
 final class RealAgentWaits {
-  static final Duration WAIT = Duration.ofSeconds(30);
+  /**
+   * Long enough for a slow machine: OpenCode 1.18.33 took 18 s here from its start to its first model
+   * request with a second instance on the other core (2026-12-03), and a retried 500 adds its backoff.
+   * (a whole test of four waits took 58 s in that run). A passing wait ends on its event; only a failing
+   * one waits this long.
+   */
+  static final Duration WAIT = Duration.ofSeconds(90);
 
   private RealAgentWaits() {}
 
