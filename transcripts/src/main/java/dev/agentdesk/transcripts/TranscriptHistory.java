@@ -134,6 +134,11 @@ public final class TranscriptHistory implements AutoCloseable {
     return UsageReports.build(store, query, prices, query.session() == null ? null : resolve(query.session()));
   }
 
+  /** As {@link #usageReport(UsageQuery, PriceTable)}, every response read alone: what tests hold the aggregate reads to. */
+  UsageReport usageReportPerResponse(UsageQuery query, PriceTable prices) {
+    return UsageReports.build(store, query, prices, query.session() == null ? null : resolve(query.session()), true);
+  }
+
   /**
    * The same token totals computed from every stored message, without the aggregates: the
    * reference the aggregates are tested against.

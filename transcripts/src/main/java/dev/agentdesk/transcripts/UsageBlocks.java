@@ -18,8 +18,11 @@ import java.util.TreeSet;
  * order (session by session); they are sorted by time before cutting.
  */
 final class UsageBlocks {
-  /** One placed response: its figures as shown and, for the block rows, calculated and recorded. */
-  private record Entry(long atMs, long responses, TokenUsage usage, double cost, boolean unpriced, String model,
+  /**
+   * One placed response, or several of one UTC hour from {@code atMs} to {@code lastMs}: its figures
+   * as shown and, for the block rows, calculated and recorded.
+   */
+  private record Entry(long atMs, long lastMs, long responses, TokenUsage usage, double cost, boolean unpriced, String model,
       double calculated, Double share) {}
 
   private final List<Entry> entries = new ArrayList<>();
@@ -28,12 +31,14 @@ final class UsageBlocks {
   private List<UsageBlock> blocks;
 
   /**
-   * One response (or several at one time): {@code cost} as the report shows it, {@code calculated}
-   * from the price table, {@code share} its part of a recorded cost or null.
+   * One response, or several of one UTC hour from {@code at} to {@code last}: {@code cost} as the
+   * report shows it, {@code calculated} from the price table, {@code share} its part of a recorded
+   * cost or null. Several responses of one hour cut as one: a block starts at a whole hour and ends
+   * five hours later, and a gap of five hours or more cannot fall inside an hour.
    */
-  void add(Instant at, long responses, TokenUsage usage, double cost, boolean unpriced, String model, double calculated,
+  void add(Instant at, Instant last, long responses, TokenUsage usage, double cost, boolean unpriced, String model, double calculated,
       Double share) {
-    entries.add(new Entry(at.toEpochMilli(), responses, usage, cost, unpriced, model, calculated, share));
+    entries.add(new Entry(at.toEpochMilli(), last.toEpochMilli(), responses, usage, cost, unpriced, model, calculated, share));
   }
 
   /** The blocks in time order. */
@@ -47,7 +52,7 @@ final class UsageBlocks {
     long hour = ChronoUnit.HOURS.getDuration().toMillis();
     int from = 0;
     long start = 0;
-    long last = 0;
+    long last = Long.MIN_VALUE;
     for (int n = 0; n < entries.size(); n++) {
       long at = entries.get(n).atMs();
       if (n > from && (at >= start + length || at >= last + length)) {
@@ -57,7 +62,7 @@ final class UsageBlocks {
       if (n == from) {
         start = Math.floorDiv(at, hour) * hour;
       }
-      last = at;
+      last = Math.max(last, entries.get(n).lastMs());
     }
     if (from < entries.size()) {
       close(start, from, entries.size());
@@ -113,7 +118,9 @@ final class UsageBlocks {
     Set<String> models = new HashSet<>();
     Set<String> noPrice = new TreeSet<>();
     UsageReports.Acc f = new UsageReports.Acc();
+    long lastMs = Long.MIN_VALUE;
     for (Entry e : entries.subList(from, to)) {
+      lastMs = Math.max(lastMs, e.lastMs());
       input += e.usage().input();
       output += e.usage().output();
       cacheRead += e.usage().cacheRead();
@@ -130,7 +137,7 @@ final class UsageBlocks {
     }
     Instant start = Instant.ofEpochMilli(startMs);
     UsageBlock b = new UsageBlock(start, start.plus(UsageBlock.LENGTH), Instant.ofEpochMilli(entries.get(from).atMs()),
-        Instant.ofEpochMilli(entries.get(to - 1).atMs()), responses,
+        Instant.ofEpochMilli(lastMs), responses,
         new TokenUsage(input, output, cacheRead, cacheWrite, cacheWrite1h), cost, unpriced,
         List.copyOf(new TreeSet<>(models)));
     blocks.add(b);

@@ -124,9 +124,11 @@ final class UsageReports {
 
     /**
      * One response or aggregate. {@code day} is its UTC day (prices are by UTC day); {@code at} its
-     * time when known (then days, weeks and months are in the query's zone), else null.
+     * time when known (then days, weeks and months are in the query's zone), else null; {@code last}
+     * the last response's time of an aggregate of one hour ({@code at} the first's).
      */
-    void add(String sessionId, String source, String project, String uuid, String day, Instant at, String model,
+    void add(String sessionId, String source, String project, String uuid, String day, Instant at, Instant last,
+        String model,
         long responses, TokenUsage u, long context) {
       boolean kept = !(q.provider() != null && !q.provider().id().equals(source)
           || q.project() != null && !q.project().equals(project)
@@ -168,7 +170,7 @@ final class UsageReports {
       if (!day.isEmpty() && (newestDay == null || day.compareTo(newestDay) > 0)) {
         newestDay = day;
       }
-      Item item = new Item(sessionId, source, project, uuid, local, at, model, modelKey, responses, u, cost, unpriced,
+      Item item = new Item(sessionId, source, project, uuid, local, at, last, model, modelKey, responses, u, cost, unpriced,
           tokens);
       if (withRecorded) {
         deferred.add(item);
@@ -198,7 +200,7 @@ final class UsageReports {
         if (i.at() == null) {
           untimed += i.responses();
         } else {
-          blocks.add(i.at(), i.responses(), i.u(), shown, unpriced, i.modelKey(), i.cost(), share);
+          blocks.add(i.at(), i.last(), i.responses(), i.u(), shown, unpriced, i.modelKey(), i.cost(), share);
         }
         return;
       }
@@ -291,7 +293,8 @@ final class UsageReports {
   }
 
   /** A kept response (or aggregate row) waiting to be placed. */
-  record Item(String sessionId, String source, String project, String uuid, LocalDate local, Instant at, String model,
+  record Item(String sessionId, String source, String project, String uuid, LocalDate local, Instant at, Instant last,
+      String model,
       String modelKey, long responses, TokenUsage u, double cost, boolean unpriced, long tokens) {}
 
   /**
@@ -337,6 +340,11 @@ final class UsageReports {
     }
   }
 
+  /** A context size inside an aggregate's bucket (-1: the rejected bucket), which prices it at its tier. */
+  private static long context(long[] bounds, int bucket) {
+    return bucket < 0 ? -1 : bucket == 0 ? 0 : bounds[bucket - 1] + 1;
+  }
+
   private static LocalDate utcDay(String day) {
     try {
       return day == null || day.length() < 10 ? null : LocalDate.parse(day.substring(0, 10));
@@ -346,24 +354,49 @@ final class UsageReports {
   }
 
   static UsageReport build(TranscriptStore store, UsageQuery q, PriceTable prices, String sessionId) {
+    return build(store, q, prices, sessionId, false);
+  }
+
+  /**
+   * As {@link #build(TranscriptStore, UsageQuery, PriceTable, String)}; {@code perResponse} reads
+   * every counted response alone, the exact read that the aggregate reads are tested against.
+   */
+  static UsageReport build(TranscriptStore store, UsageQuery q, PriceTable prices, String sessionId,
+      boolean perResponse) {
     Builder b = new Builder(q, prices, store.recordedCostDetails(sessionId));
     long[] bounds = TranscriptStore.contextBounds();
     Set<Long> boundSet = new TreeSet<>();
     for (long x : bounds) {
       boundSet.add(x);
     }
+    boolean aggregates = !perResponse && q.by() != UsageGrouping.RESPONSE && boundSet.containsAll(prices.tierStarts());
     boolean timed = q.by() == UsageGrouping.BLOCK || !q.utcDays();
     // --since/--until narrow the read in SQL too (the builder filters exactly on local days): the
     // stored day is the timestamp's own date, within two days of any zone's.
     String fromDay = q.since() == null ? null : q.since().minusDays(2).toString();
     String toDay = q.until() == null ? null : q.until().plusDays(2).toString();
-    if (timed || q.by() == UsageGrouping.RESPONSE || !boundSet.containsAll(prices.tierStarts())) {
-      store.forEachUsageResponse(sessionId, timed, fromDay, toDay, r -> b.add(r.sessionId(), r.source(), r.project(), r.uuid(),
-          r.day(), r.at(), r.model(), 1, r.usage(), r.usage().plausible()
+    boolean read = false;
+    if (aggregates && timed) {
+      List<TranscriptStore.UsageHour> hours = new ArrayList<>();
+      store.forEachUsageHour(sessionId, fromDay, toDay, hours::add);
+      // An hour has one local day in every zone of whole-hour offsets; elsewhere (India, Nepal …)
+      // an hour may hold two, and then each response is read for its own day.
+      if (!b.dated || hours.stream().allMatch(h -> h.first() == null
+          || h.first().atZone(q.zone()).toLocalDate().equals(h.last().atZone(q.zone()).toLocalDate()))) {
+        for (TranscriptStore.UsageHour h : hours) {
+          b.add(h.sessionId(), h.source(), h.project(), null, h.day(), h.first(), h.last(), h.model(), h.responses(),
+              h.usage(), context(bounds, h.bucket()));
+        }
+        read = true;
+      }
+    }
+    if (!read && (!aggregates || timed)) {
+      store.forEachUsageResponse(sessionId, timed, fromDay, toDay, r -> b.add(r.sessionId(), r.source(), r.project(),
+          r.uuid(), r.day(), r.at(), r.at(), r.model(), 1, r.usage(), r.usage().plausible()
               ? r.usage().input() + r.usage().cacheRead() + r.usage().cacheCreation() : -1));
-    } else {
-      store.forEachUsageTotal(sessionId, fromDay, toDay, t -> b.add(t.sessionId(), t.source(), t.project(), null, t.day(), null,
-          t.model(), t.responses(), t.usage(), t.bucket() < 0 ? -1 : t.bucket() == 0 ? 0 : bounds[t.bucket() - 1] + 1));
+    } else if (!read) {
+      store.forEachUsageTotal(sessionId, fromDay, toDay, t -> b.add(t.sessionId(), t.source(), t.project(), null,
+          t.day(), null, null, t.model(), t.responses(), t.usage(), context(bounds, t.bucket())));
     }
     b.placeDeferred();
     Map<String, Double> recorded = new HashMap<>();

@@ -31,7 +31,7 @@ class UsageBlocksTest {
       List<Instant> shuffled = new ArrayList<>(times);
       Collections.shuffle(shuffled, new Random(seed));
       UsageBlocks b = new UsageBlocks();
-      shuffled.forEach(t -> b.add(t, 1, ONE, 0.5, false, "m", 0.5, null));
+      shuffled.forEach(t -> b.add(t, t, 1, ONE, 0.5, false, "m", 0.5, null));
       assertThat(b.blocks()).extracting(UsageBlock::start, UsageBlock::firstAt, UsageBlock::lastAt,
           UsageBlock::responses).as("seed %d", seed).containsExactly(
           org.assertj.core.groups.Tuple.tuple(Instant.parse("2026-03-01T10:00:00Z"),
@@ -52,9 +52,25 @@ class UsageBlocksTest {
     Instant now = Instant.parse("2026-03-01T10:30:00Z");
     UsageBlocks b = new UsageBlocks();
     for (Instant t : List.of(far, now, ancient, now)) {
-      b.add(t, 1, ONE, 0, false, "m", 0, null);
+      b.add(t, t, 1, ONE, 0, false, "m", 0, null);
     }
     assertThat(b.blocks()).extracting(UsageBlock::firstAt).containsExactly(ancient, now, far);
     assertThat(b.blocks()).extracting(UsageBlock::responses).containsExactly(1L, 2L, 1L);
+  }
+
+  @Test
+  void anHoursSumsCutAsItsResponsesWouldAndTheLastTimeIsTheLatest() {
+    UsageBlocks b = new UsageBlocks();
+    // two sessions' hours: the one that starts first ends last
+    b.add(Instant.parse("2026-03-01T10:05:00Z"), Instant.parse("2026-03-01T10:55:00Z"), 2, ONE, 1, false, "m", 1, null);
+    b.add(Instant.parse("2026-03-01T10:10:00Z"), Instant.parse("2026-03-01T10:20:00Z"), 1, ONE, 1, false, "m", 1, null);
+    b.add(Instant.parse("2026-03-01T14:10:00Z"), Instant.parse("2026-03-01T14:59:00Z"), 3, ONE, 1, false, "m", 1, null);
+    b.add(Instant.parse("2026-03-01T15:00:00Z"), Instant.parse("2026-03-01T15:40:00Z"), 4, ONE, 1, false, "m", 1, null);
+    assertThat(b.blocks()).extracting(UsageBlock::start, UsageBlock::firstAt, UsageBlock::lastAt,
+        UsageBlock::responses).containsExactly(
+        org.assertj.core.groups.Tuple.tuple(Instant.parse("2026-03-01T10:00:00Z"),
+            Instant.parse("2026-03-01T10:05:00Z"), Instant.parse("2026-03-01T14:59:00Z"), 6L),
+        org.assertj.core.groups.Tuple.tuple(Instant.parse("2026-03-01T15:00:00Z"),
+            Instant.parse("2026-03-01T15:00:00Z"), Instant.parse("2026-03-01T15:40:00Z"), 4L));
   }
 }
