@@ -599,7 +599,9 @@ public final class TranscriptStore implements AutoCloseable {
         + " SUM(c.cache_write_tokens), SUM(c.cache_write_1h_tokens), MIN(c.at_ms), MAX(c.at_ms)"
         + " FROM usage_candidates c WHERE c.winner = 1" + (sessionId == null ? "" : " AND c.session_id = ?")
         + (fromDay == null ? "" : " AND c.day >= ?") + (toDay == null ? "" : " AND c.day <= ?")
-        + " GROUP BY c.session_id, c.day, c.model, b, h";
+        // the hour first: grouped by session first, SQLite walks the primary-key index and fetches
+        // each row from it (1.8× slower on the 1 GB corpus) instead of scanning the table
+        + " GROUP BY h, c.session_id, c.day, c.model, b";
     Map<String, String[]> sessions = new HashMap<>();
     usageRows("SELECT id, source, project FROM sessions" + (sessionId == null ? "" : " WHERE id = ?"), sessionId,
         rs -> sessions.put(rs.getString(1), new String[] {rs.getString(1), rs.getString(2), rs.getString(3)}));
