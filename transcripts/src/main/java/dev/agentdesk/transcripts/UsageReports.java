@@ -24,8 +24,9 @@ import java.util.TreeSet;
  * Prices the stored usage aggregates. Each aggregate row is one (session, day, model, context
  * bucket), so a row is priced at its day's prices and at its bucket's tier: exact as long as every
  * tier of the table starts at a bucket bound. A table with other tier starts (a user's override) is
- * applied to every counted response instead, which is exact and slower. So are reports whose days
- * are not UTC days (another time zone) and reports by block: they read each response's time.
+ * applied to every counted response instead, which is exact and slower. Reports by block and by
+ * another zone's days read the responses summed per UTC hour, with each hour's first and last time
+ * (ADR 0041); where an hour holds two local days (a zone with a half-hour offset), each response.
  *
  * <p>The query's filters keep or drop responses before they are summed, so a total is always the
  * sum of its rows, whatever the grouping.
