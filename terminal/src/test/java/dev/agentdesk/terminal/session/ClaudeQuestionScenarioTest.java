@@ -17,7 +17,7 @@ class ClaudeQuestionScenarioTest {
   @Test
   void silenceQuestionSetsAwaitingAndTheSubmittedAnswerClearsIt() throws Exception {
     try (StandIn a = StandIn.start(Agent.CLAUDE, "claude.sh", "question")) {
-      a.awaitScreen(QUESTION);
+      a.awaitComposer(QUESTION);
       assertThat(a.state().busy()).isTrue();
       a.advance(2_499);
       assertThat(a.state().busy()).as("agent idle window is 2.5 s").isTrue();
@@ -61,7 +61,7 @@ class ClaudeQuestionScenarioTest {
   @Test
   void resizeDuringAQuestionKeepsItAndDoesNotRaiseTheRedrawAgain() throws Exception {
     try (StandIn a = StandIn.start(Agent.CLAUDE, "claude.sh", "question")) {
-      a.awaitScreen(QUESTION);
+      a.awaitComposer(QUESTION);
       a.advance(10_000);
       assertThat(a.state().awaitingInput()).isTrue();
       int before = a.rec.text().length();
@@ -69,7 +69,7 @@ class ClaudeQuestionScenarioTest {
       // the stand-in repaints everything on SIGWINCH, as Claude Code does
       String repaint = a.rec.awaitOutput(before, QUESTION);
       assertThat(repaint).contains("\u001b[2J");
-      a.awaitScreen(QUESTION);
+      a.awaitComposer(QUESTION);
       assertThat(a.session.screen().cols()).isEqualTo(90);
       a.advance(10_000);
       a.advance(10_000);
@@ -83,7 +83,7 @@ class ClaudeQuestionScenarioTest {
   @Test
   void aRepaintInTheResizeGraceIsNotANewCandidate() throws Exception {
     try (StandIn a = StandIn.start(Agent.CLAUDE, "claude.sh", "question")) {
-      a.awaitScreen(QUESTION);
+      a.awaitComposer(QUESTION);
       a.advance(5_000);
       int before = a.rec.text().length();
       a.session.resize(120, 32);
@@ -99,7 +99,7 @@ class ClaudeQuestionScenarioTest {
   @Test
   void exitClearsAwaiting() throws Exception {
     try (StandIn a = StandIn.start(Agent.CLAUDE, "claude.sh", "question")) {
-      a.awaitScreen(QUESTION);
+      a.awaitComposer(QUESTION);
       a.advance(10_000);
       assertThat(a.state().awaitingInput()).isTrue();
       a.session.kill();
@@ -116,8 +116,8 @@ class ClaudeQuestionScenarioTest {
   void twoSessionsKeepTheirQuestionsApart() throws Exception {
     try (StandIn a = StandIn.start(Agent.CLAUDE, "claude.sh", "question");
         StandIn b = StandIn.start(Agent.CLAUDE, "claude.sh", "question")) {
-      a.awaitScreen(QUESTION);
-      b.awaitScreen(QUESTION);
+      a.awaitComposer(QUESTION);
+      b.awaitComposer(QUESTION);
       a.advance(10_000);
       b.advance(10_000);
       assertThat(List.of(a.state().awaitingInput(), b.state().awaitingInput())).containsExactly(true, true);

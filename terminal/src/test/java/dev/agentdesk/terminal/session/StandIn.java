@@ -3,6 +3,7 @@ package dev.agentdesk.terminal.session;
 import dev.agentdesk.terminal.parser.Agent;
 import dev.agentdesk.terminal.parser.ManualClock;
 import dev.agentdesk.terminal.parser.ParsedEvent;
+import dev.agentdesk.terminal.vt.ScreenSnapshot;
 import java.net.URISyntaxException;
 import java.net.URL;
 import java.nio.file.Path;
@@ -69,6 +70,28 @@ final class StandIn implements AutoCloseable {
       Thread.sleep(5);
     }
     return this;
+  }
+
+  /**
+   * Waits until the screen shows {@code text} and the cursor rests in the composer's input row
+   * ("│ >", column 4), where the Claude stand-in leaves it as the last step of a repaint. Only then
+   * has every byte of the repaint been read and stamped on the session clock: a screen that already
+   * shows the text may still have the composer's bytes in flight, and moving the clock before they
+   * arrive would stamp them late (the idle timer would restart after the advance).
+   */
+  StandIn awaitComposer(String text) throws InterruptedException {
+    long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (true) {
+      ScreenSnapshot s = session.screen();
+      if (s.text().contains(text) && s.cursorCol() == 4 && s.lines().get(s.cursorRow()).startsWith("│ >")) {
+        return this;
+      }
+      if (System.nanoTime() > end) {
+        throw new AssertionError("screen never showed '" + text + "' with the cursor in the composer (row "
+            + s.cursorRow() + ", col " + s.cursorCol() + "):\n" + s.text());
+      }
+      Thread.sleep(5);
+    }
   }
 
   /** Waits until the state satisfies {@code p} (the process's output is processed asynchronously). */
