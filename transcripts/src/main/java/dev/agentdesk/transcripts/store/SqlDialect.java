@@ -1,6 +1,7 @@
 package dev.agentdesk.transcripts.store;
 
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Properties;
@@ -16,6 +17,11 @@ sealed interface SqlDialect permits SqliteDialect, PostgresDialect {
   /** Driver properties for a new connection (the URL's own parameters win over them). */
   default Properties connectionProperties() {
     return new Properties();
+  }
+
+  /** A new connection to {@code url} (the driver found by {@link DriverManager}, by default). */
+  default Connection connect(String url) throws SQLException {
+    return DriverManager.getConnection(url, connectionProperties());
   }
 
   /** Added to the message of a database that cannot be opened: what the user should check. */

@@ -12,6 +12,19 @@ import java.util.stream.Collectors;
  */
 final class SqliteDialect implements SqlDialect {
 
+  /**
+   * The SQLite driver itself, not {@link java.sql.DriverManager}: that one loads every driver on the
+   * class path first (PostgreSQL's, and java.util.logging with it), ~10 ms of a short report's start.
+   */
+  @Override
+  public Connection connect(String url) throws SQLException {
+    Connection c = org.sqlite.JDBC.createConnection(url, connectionProperties());
+    if (c == null) {
+      throw new SQLException("not an SQLite URL: " + url);
+    }
+    return c;
+  }
+
   @Override
   public void configure(Connection c) throws SQLException {
     try (Statement s = c.createStatement()) {

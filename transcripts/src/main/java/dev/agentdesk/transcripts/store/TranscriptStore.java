@@ -20,7 +20,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
@@ -90,7 +89,7 @@ public final class TranscriptStore implements AutoCloseable {
           + " (this build stores history in SQLite, jdbc:sqlite:FILE, or PostgreSQL, jdbc:postgresql://HOST/DB)");
     }
     try {
-      Connection c = DriverManager.getConnection(jdbcUrl, dialect.connectionProperties());
+      Connection c = dialect.connect(jdbcUrl);
       try {
         dialect.configure(c);
         Migrations.migrate(c, dialect);
@@ -689,7 +688,7 @@ public final class TranscriptStore implements AutoCloseable {
       // it is gone already
     }
     try {
-      Connection fresh = DriverManager.getConnection(url, dialect.connectionProperties());
+      Connection fresh = dialect.connect(url);
       try {
         dialect.configure(fresh);
       } catch (SQLException e) {
