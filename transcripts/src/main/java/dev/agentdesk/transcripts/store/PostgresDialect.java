@@ -76,7 +76,8 @@ final class PostgresDialect implements SqlDialect {
   public List<String> migrations() {
     return List.of(V1.replace(" TEXT", " TEXT COLLATE \"C\""), UsageLedger.SCHEMA.replace(" TEXT", " TEXT COLLATE \"C\""),
         RecordWriter.SESSION_AGENT_FIGURES.replace(" TEXT", " TEXT COLLATE \"C\""),
-        UsageLimits.SCHEMA.replace(" TEXT", " TEXT COLLATE \"C\""), UsageLedger.RESPONSE_TIMES);
+        UsageLimits.SCHEMA.replace(" TEXT", " TEXT COLLATE \"C\""), UsageLedger.RESPONSE_TIMES,
+        UsageLedger.HOURS.replace(" TEXT", " TEXT COLLATE \"C\""));
   }
 
   /**

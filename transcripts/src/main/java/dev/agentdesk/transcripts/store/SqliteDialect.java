@@ -46,7 +46,7 @@ final class SqliteDialect implements SqlDialect {
   @Override
   public List<String> migrations() {
     return List.of(V1, V2, V3, UsageLedger.SCHEMA, RecordWriter.SESSION_AGENT_FIGURES,
-        UsageLimits.SCHEMA, UsageLedger.RESPONSE_TIMES);
+        UsageLimits.SCHEMA, UsageLedger.RESPONSE_TIMES, UsageLedger.HOURS);
   }
 
   /**

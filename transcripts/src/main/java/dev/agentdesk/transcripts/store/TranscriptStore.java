@@ -577,30 +577,15 @@ public final class TranscriptStore implements AutoCloseable {
   /**
    * Streams the counted responses summed per (session, UTC hour, day, model, bucket), of one session
    * if {@code sessionId} is not null, days as {@link #forEachUsageTotal(String, String, String,
-   * Consumer)}. SQL sums them: a report by block or by another zone's days reads one row per hour
-   * of work instead of one per response (ADR 0041). Exact for blocks: a block starts at a UTC hour
+   * Consumer)}. The ledger keeps these sums (usage_hours, ADR 0042): a report by block or by another
+   * zone's days reads one row per hour of work instead of one per response (ADR 0041). Exact for blocks: a block starts at a UTC hour
    * and lasts whole hours, and a gap of five hours cannot fall inside one hour.
    */
   public void forEachUsageHour(String sessionId, String fromDay, String toDay, Consumer<UsageHour> sink) {
-    String context = "(c.input_tokens + c.cache_read_tokens + c.cache_write_tokens)";
-    StringBuilder bucket = new StringBuilder("CASE WHEN NOT (c.input_tokens >= 0 AND c.output_tokens >= 0"
-        + " AND c.cache_read_tokens >= 0 AND c.cache_write_tokens >= 0 AND c.cache_write_1h_tokens >= 0"
-        + " AND c.input_tokens <= $A AND c.output_tokens <= $A AND c.cache_read_tokens <= $A"
-        + " AND c.cache_write_tokens <= $A) THEN " + UsageLedger.REJECTED + " ELSE 0");
-    for (long bound : UsageLedger.CONTEXT_BOUNDS) {
-      bucket.append(" + CASE WHEN ").append(context).append(" > ").append(bound).append(" THEN 1 ELSE 0 END");
-    }
-    bucket.append(" END");
-    // floor division: SQL's integer division truncates towards zero (times before 1970)
-    String hour = "CASE WHEN c.at_ms >= 0 THEN c.at_ms / 3600000 ELSE (c.at_ms - 3599999) / 3600000 END";
-    String sql = "SELECT c.session_id, c.day, c.model, " + bucket.toString().replace("$A", Long.toString(TokenUsage.ABSURD))
-        + " AS b, " + hour + " AS h, COUNT(*), SUM(c.input_tokens), SUM(c.output_tokens), SUM(c.cache_read_tokens),"
-        + " SUM(c.cache_write_tokens), SUM(c.cache_write_1h_tokens), MIN(c.at_ms), MAX(c.at_ms)"
-        + " FROM usage_candidates c WHERE c.winner = 1" + (sessionId == null ? "" : " AND c.session_id = ?")
-        + (fromDay == null ? "" : " AND c.day >= ?") + (toDay == null ? "" : " AND c.day <= ?")
-        // the hour first: grouped by session first, SQLite walks the primary-key index and fetches
-        // each row from it (1.8× slower on the 1 GB corpus) instead of scanning the table
-        + " GROUP BY h, c.session_id, c.day, c.model, b";
+    String sql = "SELECT session_id, day, model, bucket, hour, responses, input_tokens, output_tokens,"
+        + " cache_read_tokens, cache_write_tokens, cache_write_1h_tokens, first_ms, last_ms FROM usage_hours WHERE 1 = 1"
+        + (sessionId == null ? "" : " AND session_id = ?")
+        + (fromDay == null ? "" : " AND day >= ?") + (toDay == null ? "" : " AND day <= ?");
     Map<String, String[]> sessions = new HashMap<>();
     usageRows("SELECT id, source, project FROM sessions" + (sessionId == null ? "" : " WHERE id = ?"), sessionId,
         rs -> sessions.put(rs.getString(1), new String[] {rs.getString(1), rs.getString(2), rs.getString(3)}));

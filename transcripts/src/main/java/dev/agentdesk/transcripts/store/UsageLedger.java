@@ -82,6 +82,76 @@ final class UsageLedger {
       ALTER TABLE usage_candidates ADD COLUMN at_ms BIGINT;
       """;
 
+  /** The hour of candidates without a time: no hour of a real instant (those are within ±2.6e12). */
+  static final long UNTIMED = -Long.MAX_VALUE;
+
+  private static final long HOUR_MS = 3_600_000L;
+
+  /**
+   * The winners' tokens summed per (session, UTC hour, day, model, context bucket), with the first
+   * and last time in each: what reports by block and by another zone's days read (ADR 0042). A
+   * block's edges are whole hours, so a block never splits an hour's group (ADR 0041). The version
+   * that adds it fills it from the stored candidates.
+   */
+  static final String HOURS = """
+      CREATE TABLE usage_hours (
+        session_id TEXT NOT NULL,
+        hour BIGINT NOT NULL,
+        day TEXT NOT NULL,
+        model TEXT NOT NULL,
+        bucket INTEGER NOT NULL,
+        responses BIGINT NOT NULL,
+        input_tokens BIGINT NOT NULL,
+        output_tokens BIGINT NOT NULL,
+        cache_read_tokens BIGINT NOT NULL,
+        cache_write_tokens BIGINT NOT NULL,
+        cache_write_1h_tokens BIGINT NOT NULL,
+        first_ms BIGINT,
+        last_ms BIGINT,
+        PRIMARY KEY (session_id, hour, day, model, bucket)
+      );
+      """ + "INSERT INTO usage_hours (session_id, hour, day, model, bucket, responses, input_tokens, output_tokens,"
+      + " cache_read_tokens, cache_write_tokens, cache_write_1h_tokens, first_ms, last_ms)"
+      + " SELECT session_id, h, day, model, b, COUNT(*), " + keptSums() + ", MIN(at_ms), MAX(at_ms) FROM"
+      + " (SELECT session_id, day, model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens,"
+      + " cache_write_1h_tokens, at_ms, " + bucketSql() + " AS b, " + hourSql() + " AS h"
+      + " FROM usage_candidates WHERE winner = 1) w GROUP BY session_id, h, day, model, b;\n";
+
+  /** The five token sums of a group, nothing for the rejected bucket (as {@link #add} keeps them). */
+  private static String keptSums() {
+    StringBuilder sql = new StringBuilder();
+    for (String col : List.of("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens",
+        "cache_write_1h_tokens")) {
+      sql.append(sql.length() == 0 ? "" : ", ").append("SUM(CASE WHEN b = ").append(REJECTED).append(" THEN 0 ELSE ")
+          .append(col).append(" END)");
+    }
+    return sql.toString();
+  }
+
+  /** {@link #bucket} in SQL, over a candidate's columns. */
+  private static String bucketSql() {
+    String absurd = Long.toString(TokenUsage.ABSURD);
+    StringBuilder sql = new StringBuilder("CASE WHEN NOT (input_tokens >= 0 AND output_tokens >= 0"
+        + " AND cache_read_tokens >= 0 AND cache_write_tokens >= 0 AND cache_write_1h_tokens >= 0"
+        + " AND input_tokens <= " + absurd + " AND output_tokens <= " + absurd + " AND cache_read_tokens <= " + absurd
+        + " AND cache_write_tokens <= " + absurd + ") THEN " + REJECTED + " ELSE 0");
+    for (long bound : CONTEXT_BOUNDS) {
+      sql.append(" + CASE WHEN input_tokens + cache_read_tokens + cache_write_tokens > ").append(bound)
+          .append(" THEN 1 ELSE 0 END");
+    }
+    return sql.append(" END").toString();
+  }
+
+  /** {@link #hourOf} in SQL: floor division (SQL's integer division truncates towards zero, before 1970). */
+  private static String hourSql() {
+    return "CASE WHEN at_ms IS NULL THEN " + UNTIMED + " WHEN at_ms >= 0 THEN at_ms / " + HOUR_MS
+        + " ELSE (at_ms - " + (HOUR_MS - 1) + ") / " + HOUR_MS + " END";
+  }
+
+  static long hourOf(Long atMs) {
+    return atMs == null ? UNTIMED : Math.floorDiv(atMs, HOUR_MS);
+  }
+
   private static final String COLS = "session_id, uuid, response_key, ordinal, day, model, input_tokens,"
       + " output_tokens, cache_read_tokens, cache_write_tokens, cache_write_1h_tokens, at_ms";
   private static final int IN_CHUNK = 400;
@@ -168,10 +238,32 @@ final class UsageLedger {
   private final Set<String> removed = new HashSet<>();
   /** Sums to add to usage_totals, by (session, day, model, bucket). */
   private final Map<List<Object>, long[]> deltas = new HashMap<>();
+  /** Sums to add to usage_hours, with the added winners' first and last times. */
+  private final Map<HourKey, HourDelta> hourDeltas = new HashMap<>();
+
+  /** A row of usage_hours. */
+  private record HourKey(String sessionId, long hour, String day, String model, int bucket) {}
+
+  /** What a transaction changes in one usage_hours row. */
+  private static final class HourDelta {
+    final long[] sums = new long[6];
+    Long first;
+    Long last;
+    /** A winner left the row: its first and last time are read again from the candidates. */
+    boolean shrunk;
+  }
+
+  /** Whether usage_hours is kept: not while a migration older than that table rebuilds the rest. */
+  private final boolean hours;
 
   UsageLedger(Connection c, SqlDialect dialect) {
+    this(c, dialect, true);
+  }
+
+  private UsageLedger(Connection c, SqlDialect dialect, boolean hours) {
     this.c = c;
     this.dialect = dialect;
+    this.hours = hours;
   }
 
   /** A message was written; {@code storedBefore}: its row existed before this transaction. */
@@ -204,6 +296,7 @@ final class UsageLedger {
       return false;
     });
     deltas.keySet().removeIf(k -> k.get(0).equals(sessionId));
+    hourDeltas.keySet().removeIf(k -> k.sessionId().equals(sessionId));
     try (PreparedStatement p = c.prepareStatement(
         "SELECT DISTINCT response_key FROM usage_candidates WHERE session_id = ? AND winner = 1")) {
       p.setString(1, dialect.storableText(sessionId));
@@ -214,7 +307,8 @@ final class UsageLedger {
         }
       }
     }
-    for (String table : List.of("usage_candidates", "usage_totals")) {
+    for (String table : hours ? List.of("usage_candidates", "usage_totals", "usage_hours")
+        : List.of("usage_candidates", "usage_totals")) {
       try (PreparedStatement p = c.prepareStatement("DELETE FROM " + table + " WHERE session_id = ?")) {
         p.setString(1, dialect.storableText(sessionId));
         p.executeUpdate();
@@ -311,11 +405,7 @@ final class UsageLedger {
         ins.setLong(9, p.u().cacheRead());
         ins.setLong(10, p.u().cacheCreation());
         ins.setLong(11, p.u().cacheCreation1h());
-        if (p.atMs() == null) {
-          ins.setNull(12, Types.BIGINT);
-        } else {
-          ins.setLong(12, p.atMs());
-        }
+        setNullable(ins, 12, p.atMs());
         ins.setInt(13, pendingWinners.contains(p.id()) ? 1 : 0);
         ins.addBatch();
       }
@@ -346,11 +436,118 @@ final class UsageLedger {
     try (PreparedStatement empty = c.prepareStatement("DELETE FROM usage_totals WHERE responses <= 0")) {
       empty.executeUpdate();
     }
+    if (hours) {
+      writeHours();
+    }
     pending.clear();
     dirty.clear();
     rescan.clear();
     removed.clear();
     deltas.clear();
+    hourDeltas.clear();
+  }
+
+  private static final String HOUR_KEY = "session_id = ? AND hour = ? AND day = ? AND model = ? AND bucket = ?";
+
+  /**
+   * Adds this transaction's hour sums; a row a winner left loses it too, and then its first and last
+   * time are read again from the winners (a minimum cannot be taken back), or the row goes when no
+   * response is left in it. Run after the candidates and their winner flags are written.
+   */
+  private void writeHours() throws SQLException {
+    List<HourKey> shrunk = new ArrayList<>();
+    try (PreparedStatement up = c.prepareStatement("INSERT INTO usage_hours (session_id, hour, day, model, bucket,"
+        + " responses, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cache_write_1h_tokens,"
+        + " first_ms, last_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        + " ON CONFLICT (session_id, hour, day, model, bucket) DO UPDATE SET"
+        + " responses = usage_hours.responses + excluded.responses,"
+        + " input_tokens = usage_hours.input_tokens + excluded.input_tokens,"
+        + " output_tokens = usage_hours.output_tokens + excluded.output_tokens,"
+        + " cache_read_tokens = usage_hours.cache_read_tokens + excluded.cache_read_tokens,"
+        + " cache_write_tokens = usage_hours.cache_write_tokens + excluded.cache_write_tokens,"
+        + " cache_write_1h_tokens = usage_hours.cache_write_1h_tokens + excluded.cache_write_1h_tokens,"
+        // portable MIN/MAX of two values where either may be NULL (SQLite's min() is NULL then)
+        + " first_ms = CASE WHEN usage_hours.first_ms IS NULL OR excluded.first_ms < usage_hours.first_ms"
+        + " THEN excluded.first_ms ELSE usage_hours.first_ms END,"
+        + " last_ms = CASE WHEN usage_hours.last_ms IS NULL OR excluded.last_ms > usage_hours.last_ms"
+        + " THEN excluded.last_ms ELSE usage_hours.last_ms END")) {
+      for (Map.Entry<HourKey, HourDelta> e : hourDeltas.entrySet()) {
+        HourKey k = e.getKey();
+        HourDelta d = e.getValue();
+        bindHourKey(up, k);
+        for (int i = 0; i < 6; i++) {
+          up.setLong(6 + i, d.sums[i]);
+        }
+        setNullable(up, 12, d.first);
+        setNullable(up, 13, d.last);
+        up.addBatch();
+        if (d.shrunk) {
+          shrunk.add(k);
+        }
+      }
+      up.executeBatch();
+    }
+    if (shrunk.isEmpty()) {
+      return;
+    }
+    try (PreparedStatement gone = c.prepareStatement("DELETE FROM usage_hours WHERE " + HOUR_KEY + " AND responses <= 0");
+        PreparedStatement times = c.prepareStatement("SELECT at_ms, input_tokens, output_tokens, cache_read_tokens,"
+            + " cache_write_tokens, cache_write_1h_tokens FROM usage_candidates WHERE session_id = ? AND winner = 1"
+            + " AND at_ms >= ? AND at_ms < ? AND day = ? AND model = ?");
+        PreparedStatement set = c.prepareStatement("UPDATE usage_hours SET first_ms = ?, last_ms = ? WHERE " + HOUR_KEY)) {
+      for (HourKey k : shrunk) {
+        bindHourKey(gone, k);
+        gone.addBatch();
+        if (k.hour() == UNTIMED) {
+          continue; // no times to read again
+        }
+        times.setString(1, dialect.storableText(k.sessionId()));
+        times.setLong(2, k.hour() * HOUR_MS);
+        times.setLong(3, (k.hour() + 1) * HOUR_MS);
+        times.setString(4, k.day());
+        times.setString(5, dialect.storableText(k.model()));
+        Long first = null;
+        Long last = null;
+        try (ResultSet rs = times.executeQuery()) {
+          while (rs.next()) {
+            TokenUsage u = new TokenUsage(rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5), rs.getLong(6));
+            if (bucket(u) == k.bucket()) {
+              long at = rs.getLong(1);
+              first = first == null ? at : Math.min(first, at);
+              last = last == null ? at : Math.max(last, at);
+            }
+          }
+        }
+        if (first != null) {
+          set.setLong(1, first);
+          set.setLong(2, last);
+          bindHourKey(set, 3, k);
+          set.addBatch();
+        }
+      }
+      gone.executeBatch();
+      set.executeBatch();
+    }
+  }
+
+  private void bindHourKey(PreparedStatement p, HourKey k) throws SQLException {
+    bindHourKey(p, 1, k);
+  }
+
+  private void bindHourKey(PreparedStatement p, int from, HourKey k) throws SQLException {
+    p.setString(from, dialect.storableText(k.sessionId()));
+    p.setLong(from + 1, k.hour());
+    p.setString(from + 2, k.day());
+    p.setString(from + 3, dialect.storableText(k.model()));
+    p.setInt(from + 4, k.bucket());
+  }
+
+  private static void setNullable(PreparedStatement p, int index, Long value) throws SQLException {
+    if (value == null) {
+      p.setNull(index, Types.BIGINT);
+    } else {
+      p.setLong(index, value);
+    }
   }
 
   /**
@@ -375,10 +572,26 @@ final class UsageLedger {
     flag.addBatch();
   }
 
-  /** Adds ({@code sign} 1) or removes (-1) a winner's tokens from its totals row. */
+  /** Adds ({@code sign} 1) or removes (-1) a winner's tokens from its totals row and its hour's row. */
   private void add(Candidate w, int sign) {
     int bucket = bucket(w.u());
     long[] d = deltas.computeIfAbsent(List.of(w.sessionId(), w.day(), w.model(), bucket), k -> new long[6]);
+    addTokens(d, w, sign, bucket);
+    if (!hours) {
+      return;
+    }
+    HourDelta h = hourDeltas.computeIfAbsent(new HourKey(w.sessionId(), hourOf(w.atMs()), w.day(), w.model(), bucket),
+        k -> new HourDelta());
+    addTokens(h.sums, w, sign, bucket);
+    if (sign < 0) {
+      h.shrunk = true;
+    } else if (w.atMs() != null) {
+      h.first = h.first == null ? w.atMs() : Math.min(h.first, w.atMs());
+      h.last = h.last == null ? w.atMs() : Math.max(h.last, w.atMs());
+    }
+  }
+
+  private static void addTokens(long[] d, Candidate w, int sign, int bucket) {
     d[0] += sign;
     if (bucket != REJECTED) {
       d[1] += sign * w.u().input();
@@ -421,14 +634,15 @@ final class UsageLedger {
   /**
    * Fills the aggregates anew from the stored messages (the migration that gives candidates their
    * time): every message with usage becomes a candidate, as if the whole history were imported in
-   * one transaction.
+   * one transaction. usage_hours does not exist yet then: the version that adds it fills it from
+   * the candidates.
    */
   static void rebuild(Connection c, SqlDialect dialect) throws SQLException {
     try (Statement s = c.createStatement()) {
       s.execute("DELETE FROM usage_candidates");
       s.execute("DELETE FROM usage_totals");
     }
-    UsageLedger ledger = new UsageLedger(c, dialect);
+    UsageLedger ledger = new UsageLedger(c, dialect, false);
     List<MessageRecord> chunk = new ArrayList<>(REBUILD_CHUNK);
     try (PreparedStatement p = c.prepareStatement("SELECT session_id, uuid, fields FROM messages WHERE has_usage = 1");
         ResultSet rs = p.executeQuery()) {

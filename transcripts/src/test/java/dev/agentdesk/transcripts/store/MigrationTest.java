@@ -45,7 +45,7 @@ class MigrationTest {
   private static final List<String> QUERIES = List.of("backoff configurable", "TestRefill", "rate limiter leak", "bucket");
 
   @ParameterizedTest(name = "from version {0}")
-  @ValueSource(ints = {1, 2, 3, 4, 5, 6})
+  @ValueSource(ints = {1, 2, 3, 4, 5, 6, 7})
   void anOlderDatabaseOpensWithEveryDetailAndSearchHitIntact(int version, TempSqlite db, @TempDir Path dir)
       throws Exception {
     Path reference = dir.resolve("reference.db");
@@ -56,9 +56,12 @@ class MigrationTest {
     try (TranscriptHistory h = TranscriptHistory.open(reference)) {
       h.importFrom(roots(), ImportListener.NONE);
     }
+    List<String> hourRows;
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + reference)) {
       sessions = strings(c, "SELECT id FROM sessions ORDER BY id");
+      hourRows = strings(c, HOUR_ROWS);
     }
+    assertThat(hourRows).as("the import kept hour sums").isNotEmpty();
     assertThat(sessions).hasSizeGreaterThan(3);
     try (TranscriptHistory h = TranscriptHistory.open(reference)) {
       for (String id : sessions) {
@@ -108,7 +111,9 @@ class MigrationTest {
     }
     try (Connection c = db.connect(); Statement s = c.createStatement()) {
       s.execute("INSERT INTO search_fts(search_fts, rank) VALUES ('integrity-check', 1)");
-      assertThat(strings(c, "SELECT MAX(version) FROM schema_migrations")).containsExactly("7");
+      assertThat(strings(c, "SELECT MAX(version) FROM schema_migrations")).containsExactly("8");
+      assertThat(strings(c, HOUR_ROWS)).as("hour sums made by the migration, then kept by the re-reads")
+          .isEqualTo(hourRows);
       assertThat(strings(c, "SELECT COUNT(*) FROM usage_candidates WHERE at_ms IS NULL")).containsExactly("0");
       assertThat(strings(c, "SELECT name FROM sqlite_master WHERE name LIKE '%\\_v3' ESCAPE '\\'")).isEmpty();
     }
@@ -128,9 +133,14 @@ class MigrationTest {
         s.execute("VACUUM INTO '" + target + "'");
       }
       try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + target); Statement s = c.createStatement()) {
-        // version 6 is today's without the candidates' times
-        s.execute("ALTER TABLE usage_candidates DROP COLUMN at_ms");
-        s.execute("DELETE FROM schema_migrations WHERE version = 7");
+        // version 7 is today's without the hour sums
+        s.execute("DROP TABLE usage_hours");
+        s.execute("DELETE FROM schema_migrations WHERE version = 8");
+        if (version <= 6) {
+          // version 6 is that without the candidates' times
+          s.execute("ALTER TABLE usage_candidates DROP COLUMN at_ms");
+          s.execute("DELETE FROM schema_migrations WHERE version = 7");
+        }
         if (version <= 5) {
           // version 5 is that without the usage limits
           s.execute("DROP TABLE usage_limits");
@@ -236,6 +246,12 @@ class MigrationTest {
   private static List<String> refs(List<SearchHit> hits) {
     return hits.stream().map(h -> h.sessionId() + "/" + h.kind() + "/" + h.ref()).toList();
   }
+
+  /** Every row of usage_hours as one string, in key order. */
+  private static final String HOUR_ROWS = "SELECT session_id || '|' || hour || '|' || day || '|' || model || '|'"
+      + " || bucket || '|' || responses || '|' || input_tokens || '|' || output_tokens || '|' || cache_read_tokens"
+      + " || '|' || cache_write_tokens || '|' || cache_write_1h_tokens || '|' || IFNULL(first_ms, '-') || '|'"
+      + " || IFNULL(last_ms, '-') FROM usage_hours ORDER BY session_id, hour, day, model, bucket";
 
   private static List<String> strings(Connection c, String sql) throws SQLException {
     List<String> out = new ArrayList<>();

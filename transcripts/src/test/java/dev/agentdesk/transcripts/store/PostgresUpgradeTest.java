@@ -45,7 +45,7 @@ class PostgresUpgradeTest {
     Path projects = Path.of(getClass().getResource("/fixtures/claude-2.1/projects").toURI());
     try (TranscriptHistory h = TranscriptHistory.openUrl(url)) {
       try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
-        assertThat(one(s, "SELECT MAX(version) FROM schema_migrations")).isEqualTo("5");
+        assertThat(one(s, "SELECT MAX(version) FROM schema_migrations")).isEqualTo("6");
         assertThat(one(s, "SELECT COUNT(*) FROM information_schema.columns WHERE table_name = 'sessions'"
             + " AND column_name IN ('permission_mode', 'recorded_cost')")).isEqualTo("2");
         assertThat(one(s, "SELECT string_agg(provider, ',') FROM cursors")).isEqualTo("codex");
@@ -59,8 +59,9 @@ class PostgresUpgradeTest {
   }
 
   /**
-   * A version-4 database (usage candidates without their time) opens at version 5 with every
-   * candidate timed and the block report of a database written today: the ledger is rebuilt.
+   * A version-4 database (usage candidates without their time) opens at version 6 with every
+   * candidate timed, the hour sums of a database written today and its block report: the ledger is
+   * rebuilt (version 5), the hour sums made from it (version 6).
    */
   @Test
   void aVersion4LedgerIsRebuiltWithEachResponsesTime(PostgresServer pg) throws Exception {
@@ -68,6 +69,7 @@ class PostgresUpgradeTest {
     Path projects = Path.of(getClass().getResource("/fixtures/claude-2.1/projects").toURI());
     List<UsageRow> blocks;
     List<UsageRow> days;
+    String hours;
     try (TranscriptHistory h = TranscriptHistory.openUrl(url)) {
       h.importFrom(List.of(new Importer.Root(Provider.CLAUDE, projects)), ImportListener.NONE);
       blocks = h.usage(UsageGrouping.BLOCK);
@@ -75,6 +77,10 @@ class PostgresUpgradeTest {
     }
     assertThat(blocks).isNotEmpty();
     try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+      hours = one(s, HOUR_ROWS);
+      assertThat(hours).isNotEmpty();
+      s.execute("DROP TABLE usage_hours");
+      s.execute("DELETE FROM schema_migrations WHERE version = 6");
       s.execute("ALTER TABLE usage_candidates DROP COLUMN at_ms");
       s.execute("UPDATE usage_totals SET input_tokens = input_tokens + 1");
       s.execute("DELETE FROM schema_migrations WHERE version = 5");
@@ -84,11 +90,18 @@ class PostgresUpgradeTest {
       assertThat(h.usage(UsageGrouping.DAY)).as("the totals are summed again, not kept").isEqualTo(days);
     }
     try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
-      assertThat(one(s, "SELECT MAX(version) FROM schema_migrations")).isEqualTo("5");
+      assertThat(one(s, "SELECT MAX(version) FROM schema_migrations")).isEqualTo("6");
       assertThat(one(s, "SELECT COUNT(*) FROM usage_candidates WHERE at_ms IS NULL")).isEqualTo("0");
+      assertThat(one(s, HOUR_ROWS)).isEqualTo(hours);
       assertThat(Long.parseLong(one(s, "SELECT COUNT(*) FROM usage_candidates"))).isPositive();
     }
   }
+
+  /** Every row of usage_hours in key order, as one string. */
+  private static final String HOUR_ROWS = "SELECT string_agg(concat_ws('|', session_id, hour, day, model, bucket,"
+      + " responses, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cache_write_1h_tokens,"
+      + " COALESCE(first_ms::text, '-'), COALESCE(last_ms::text, '-')), E'\\n' ORDER BY session_id, hour, day, model,"
+      + " bucket) FROM usage_hours";
 
   private static String one(Statement s, String sql) throws Exception {
     try (ResultSet rs = s.executeQuery(sql)) {
