@@ -161,10 +161,11 @@ public final class HistoryUsageCommand implements Callable<Integer> {
       printLimits(out, q);
       return 0;
     }
-    PriceFiles.Loaded prices = Costs.load(configDir, err);
+    PriceFiles.Loaded loaded = Costs.load(configDir, err);
     boolean redraw = live && System.console() != null && !json;
     while (true) {
-      UsageReport report = HistorySupport.withHistory(db, parent, h -> h.usageReport(q, prices.table()));
+      UsageReport report = HistorySupport.withHistory(db, parent, h -> h.usageReport(q, loaded.table()));
+      PriceFiles.Loaded prices = loaded;
       Instant at = now == null ? Instant.now() : Instant.parse(now);
       if (redraw) {
         out.print("\033[H\033[2J");

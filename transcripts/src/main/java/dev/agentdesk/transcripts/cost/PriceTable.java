@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -202,13 +201,14 @@ public final class PriceTable {
       }
     }
     for (String name : ModelNames.candidates(model)) {
-      Set<Provider> order = new LinkedHashSet<>();
+      // the providers whose model pattern takes the name first, then the others, each in table order
+      // (a list, not a set: a Provider record's hash walks its whole price list, ~35 ms of a report)
+      List<Provider> order = new ArrayList<>(providers.size());
+      List<Provider> others = new ArrayList<>(providers.size());
       for (Provider p : providers) {
-        if (p.modelMatch() != null && p.modelMatch().test(name)) {
-          order.add(p);
-        }
+        (p.modelMatch() != null && p.modelMatch().test(name) ? order : others).add(p);
       }
-      order.addAll(providers);
+      order.addAll(others);
       for (Provider p : order) {
         for (Entry e : p.models()) {
           if (e.match().test(name)) {
