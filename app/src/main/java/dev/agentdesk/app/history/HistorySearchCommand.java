@@ -1,6 +1,5 @@
 package dev.agentdesk.app.history;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.agentdesk.app.cli.HistoryCommand;
 import dev.agentdesk.app.cli.UserError;
@@ -64,13 +63,12 @@ public final class HistorySearchCommand implements Callable<Integer> {
         new SearchFilter(p, project, session == null ? null : h.resolveSessionId(session)), limit));
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
-      ObjectMapper m = new ObjectMapper();
-      ArrayNode a = m.createArrayNode();
+      ArrayNode a = JsonOut.array();
       for (SearchHit h : hits) {
         a.addObject().put("session_id", h.sessionId()).put("session_title", h.sessionTitle()).put("kind", h.kind())
             .put("ref", h.ref()).put("snippet", h.snippet()).put("rank", h.rank());
       }
-      out.println(m.writeValueAsString(a));
+      out.println(JsonOut.write(a));
     } else {
       if (hits.isEmpty()) {
         out.println("no matches for '" + query + "'");

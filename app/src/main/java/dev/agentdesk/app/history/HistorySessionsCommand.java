@@ -1,6 +1,5 @@
 package dev.agentdesk.app.history;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentdesk.app.cli.HistoryCommand;
@@ -61,8 +60,7 @@ public final class HistorySessionsCommand implements Callable<Integer> {
         h -> h.sessions(new SessionQuery(p, project, null, subagents, limit, offset)));
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
-      ObjectMapper m = new ObjectMapper();
-      ObjectNode o = m.createObjectNode();
+      ObjectNode o = JsonOut.object();
       o.put("total", page.total());
       o.put("offset", page.offset());
       ArrayNode items = o.putArray("sessions");
@@ -74,7 +72,7 @@ public final class HistorySessionsCommand implements Callable<Integer> {
             // the agent's own figure of the session's cost (null when it records none)
             .put("recorded_cost_usd", s.recordedCostUsd());
       }
-      out.println(m.writeValueAsString(o));
+      out.println(JsonOut.write(o));
     } else {
       if (page.items().isEmpty()) {
         out.println("no sessions (import with 'agentdesk history import')");

@@ -1,6 +1,5 @@
 package dev.agentdesk.app.history;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.agentdesk.app.cli.HistoryCommand;
@@ -192,8 +191,7 @@ public final class HistoryUsageCommand implements Callable<Integer> {
     }
     String name = by.name().toLowerCase(Locale.ROOT);
     if (json) {
-      ObjectMapper m = new ObjectMapper();
-      ObjectNode o = m.createObjectNode();
+      ObjectNode o = JsonOut.object();
       o.put("by", name).put("timezone", q.zone().getId());
       ArrayNode a = o.putArray("rows");
       for (UsageRow r : report.rows()) {
@@ -214,7 +212,7 @@ public final class HistoryUsageCommand implements Callable<Integer> {
       }
       Costs.putReport(o, report);
       prices.warnings().forEach(w -> ((ArrayNode) o.get("warnings")).add(w));
-      out.println(m.writeValueAsString(o));
+      out.println(JsonOut.write(o));
     } else if (by == UsageGrouping.BLOCK) {
       UsageBlocksView.print(out, report, q.zone(), at, limit);
       prices(out, report);
@@ -252,10 +250,10 @@ public final class HistoryUsageCommand implements Callable<Integer> {
         HistorySupport.withHistory(db, parent, h -> h.limits()), q.provider() == null ? null : q.provider().id());
     Instant at = now == null ? Instant.now() : Instant.parse(now);
     if (json) {
-      ObjectNode o = new ObjectMapper().createObjectNode();
+      ObjectNode o = JsonOut.object();
       o.put("timezone", q.zone().getId());
       UsageLimitsView.put(o, known, at);
-      out.println(new ObjectMapper().writeValueAsString(o));
+      out.println(JsonOut.write(o));
     } else {
       UsageLimitsView.print(out, known, q.zone(), at);
     }
