@@ -15,8 +15,26 @@ public final class Main {
     if (args.length > 0 && LOGGING_COMMANDS.contains(args[0])) {
       logTimes();
     }
+    if (args.length > 0 && (args[0].equals("history") || args[0].equals("statusline"))) {
+      warmLocaleData();
+    }
     AgentdeskCommand.Invocation run = AgentdeskCommand.forArgs(args);
     System.exit(run.execute(null, null));
+  }
+
+  /**
+   * The default locale's calendar data, read on a second thread while picocli builds the command:
+   * the SQLite driver makes a date format for every connection, and the first one in a process
+   * reads the locale providers' data (~25 ms of a short report's start). Whoever needs it first waits
+   * for the other's read (the JDK's locale caches are thread-safe).
+   */
+  private static void warmLocaleData() {
+    Thread t = new Thread(() -> {
+      java.util.Calendar.getInstance();
+      new java.text.DateFormatSymbols();
+    }, "locale-data");
+    t.setDaemon(true);
+    t.start();
   }
 
   /**
