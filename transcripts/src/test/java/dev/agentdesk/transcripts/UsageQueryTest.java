@@ -194,4 +194,16 @@ class UsageQueryTest {
     assertThat(berlin.rows()).extracting(UsageRow::key).containsExactly("2026-12-01T11:00+01:00",
         "2026-12-01T16:00+01:00", "2026-12-01T21:00+01:00");
   }
+
+  @Test
+  void isoWeekKeysAreTheFormattedWeekBasedYearAndWeek() {
+    // every day of six years around week 53s and year edges, and years of other widths
+    java.time.LocalDate d = java.time.LocalDate.of(2019, 12, 1);
+    for (int i = 0; i < 6 * 366; i++, d = d.plusDays(1)) {
+      assertThat(UsageReports.isoWeek(d)).isEqualTo(String.format(java.util.Locale.ROOT, "%d-W%02d",
+          d.get(java.time.temporal.IsoFields.WEEK_BASED_YEAR), d.get(java.time.temporal.IsoFields.WEEK_OF_WEEK_BASED_YEAR)));
+    }
+    assertThat(UsageReports.isoWeek(java.time.LocalDate.of(2026, 12, 31))).isEqualTo("2026-W53");
+    assertThat(UsageReports.isoWeek(java.time.LocalDate.of(2027, 1, 4))).isEqualTo("2027-W01");
+  }
 }
