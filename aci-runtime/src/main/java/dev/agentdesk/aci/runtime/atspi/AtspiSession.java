@@ -100,16 +100,23 @@ final class AtspiSession implements StructuredObserver {
         walk.limitsHit());
   }
 
-  /** Waits until no AT-SPI change event arrived for the quiet window, up to the settle cap. */
+  /**
+   * Waits until no AT-SPI change event arrived for the quiet window, up to the settle cap. The window
+   * counts from this request at the earliest: right after an action the application may not have
+   * sent its first event yet (typed keys still in its queue), and a window counted from an older
+   * event would end at once, on a tree the action has not reached (zenity's entry read "agent-wa" of
+   * 14 typed characters that way, now and then, on a loaded machine).
+   */
   private void settle(A11yBus bus, int settleMs, long requestDeadline) {
     long quiet = limits.quietWindowFor(settleMs).toNanos();
     if (quiet == 0) {
       return;
     }
-    long end = Math.min(System.nanoTime() + limits.settleTotal().toNanos(), requestDeadline);
+    long start = System.nanoTime();
+    long end = Math.min(start + limits.settleTotal().toNanos(), requestDeadline);
     while (true) {
       long now = System.nanoTime();
-      long sinceEvent = now - bus.lastEventNanos();
+      long sinceEvent = now - Math.max(bus.lastEventNanos(), start);
       if (sinceEvent >= quiet || now >= end) {
         return;
       }

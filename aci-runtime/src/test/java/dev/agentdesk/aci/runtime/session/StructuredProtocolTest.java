@@ -63,6 +63,54 @@ class StructuredProtocolTest {
     assertThat(reply.path("error").asText()).isEqualTo(error);
   }
 
+  /**
+   * One observe with settle_ms right after type_text sees every typed character: the quiet window
+   * counts from the observe at the earliest, so keys the application has not read yet are waited
+   * for (a window counted from the click's older events ended at once, on part of the text).
+   */
+  @Test
+  void anObserveWithSettleRightAfterTypingSeesTheWholeText() throws Exception {
+    AtspiDesktop.GuiApp app = desktop.launch("zenity", "--entry", "--title", "Typed", "--text", "Type here:");
+    try (WireClient c = WireClient.connect(runtime.port())) {
+      c.send("{\"type\":\"hello\",\"v\":0,\"client\":{\"name\":\"t\",\"version\":\"1\"},\"token\":\""
+          + TOKEN + "\"}");
+      c.next();
+      String entry = null;
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+      for (int n = 0; entry == null && System.nanoTime() < deadline; n++) {
+        JsonNode obs = c.act("o" + n, "{\"verb\":\"observe\"}");
+        if (obs.path("tree_text").asText().contains("window: \"Typed\"")) {
+          for (JsonNode e : obs.path("elements")) {
+            if (e.path("role").asText().equals("text")) {
+              entry = e.path("ref").asText();
+            }
+          }
+        }
+        if (entry == null) {
+          Thread.sleep(100);
+        }
+      }
+      assertThat(entry).as("zenity's entry").isNotNull();
+      ok(c.act("c1", "{\"verb\":\"click\",\"target\":" + ref(entry) + "}"), "c1");
+      StringBuilder typed = new StringBuilder();
+      for (int round = 0; round < 5; round++) {
+        String word = "agent-was-here-" + round;
+        typed.append(word);
+        ok(c.act("t" + round, "{\"verb\":\"type_text\",\"text\":\"" + word + "\"}"), "t" + round);
+        JsonNode after = c.act("s" + round, "{\"verb\":\"observe\",\"settle_ms\":300}");
+        String value = null;
+        for (JsonNode e : after.path("elements")) {
+          if (e.path("ref").asText().equals(entry)) {
+            value = e.path("value").asText();
+          }
+        }
+        assertThat(value).as("the entry in the one observe after typing round %d", round).isEqualTo(typed.toString());
+      }
+    } finally {
+      app.process().destroy();
+    }
+  }
+
   @Test
   void observeThenActOnElementsOverTheWire() throws Exception {
     AtspiDesktop.GuiApp app = desktop.launch("zenity", "--entry", "--title", "Wire",
