@@ -106,8 +106,6 @@ final class UsageReports {
     /** Sessions whose agent recorded their cost, and the weights that spread it over their responses. */
     final Map<String, RecordedCost> recordedCosts;
     final Map<String, Weights> weights = new HashMap<>();
-    /** Stored days read as dates, once each: a report adds thousands of rows of a few hundred days. */
-    final Map<String, LocalDate> utcDays = new HashMap<>();
     /** Kept responses of sessions with a recorded cost, placed once every weight is known. */
     final List<Item> deferred = new ArrayList<>();
     long rejected;
@@ -136,8 +134,7 @@ final class UsageReports {
       boolean kept = !(q.provider() != null && !q.provider().id().equals(source)
           || q.project() != null && !q.project().equals(project)
           || q.model() != null && !q.model().equals(model));
-      LocalDate local = !dated ? null : at != null ? at.atZone(q.zone()).toLocalDate()
-          : utcDays.computeIfAbsent(day, UsageReports::utcDay);
+      LocalDate local = !dated ? null : at != null ? at.atZone(q.zone()).toLocalDate() : utcDay(day);
       if (kept && (q.since() != null || q.until() != null) && (local == null
           || q.since() != null && local.isBefore(q.since()) || q.until() != null && local.isAfter(q.until()))) {
         kept = false;

@@ -10,9 +10,6 @@ import dev.agentdesk.transcripts.cost.PriceFiles;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Locale;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
 
 /** Prices for the CLI: where they are read from, how cost is printed, warnings on stderr. */
 public final class Costs {
@@ -31,46 +28,6 @@ public final class Costs {
       return loaded;
     } catch (TranscriptException e) {
       throw new UserError(e.getMessage(), e);
-    }
-  }
-
-  /**
-   * Prices read by {@code load} on a second thread while the caller opens the database: a short
-   * report's two slowest steps at start (~50 ms each: the price table, SQLite's library and schema
-   * check) overlap on a machine with two cores.
-   */
-  public static Pending aside(Callable<PriceFiles.Loaded> load) {
-    FutureTask<PriceFiles.Loaded> task = new FutureTask<>(load);
-    Thread reader = new Thread(task, "prices");
-    reader.setDaemon(true);
-    reader.start();
-    return new Pending(task);
-  }
-
-  /** Prices being read: {@link #get} waits for them. */
-  public static final class Pending {
-    private final FutureTask<PriceFiles.Loaded> task;
-
-    private Pending(FutureTask<PriceFiles.Loaded> task) {
-      this.task = task;
-    }
-
-    /** The prices; what reading them threw (a {@link UserError} for a bad file) is thrown here. */
-    public PriceFiles.Loaded get() {
-      try {
-        return task.get();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while reading the price table", e);
-      } catch (ExecutionException e) {
-        if (e.getCause() instanceof RuntimeException r) {
-          throw r;
-        }
-        if (e.getCause() instanceof Error err) {
-          throw err;
-        }
-        throw new IllegalStateException("the price table could not be read", e.getCause());
-      }
     }
   }
 

@@ -160,11 +160,10 @@ public final class HistoryUsageCommand implements Callable<Integer> {
       printLimits(out, q);
       return 0;
     }
-    PriceFiles.Loaded loaded = Costs.load(configDir, err);
+    PriceFiles.Loaded prices = Costs.load(configDir, err);
     boolean redraw = live && System.console() != null && !json;
     while (true) {
-      UsageReport report = HistorySupport.withHistory(db, parent, h -> h.usageReport(q, loaded.table()));
-      PriceFiles.Loaded prices = loaded;
+      UsageReport report = HistorySupport.withHistory(db, parent, h -> h.usageReport(q, prices.table()));
       Instant at = now == null ? Instant.now() : Instant.parse(now);
       if (redraw) {
         out.print("\033[H\033[2J");
