@@ -1,5 +1,6 @@
 package dev.agentdesk.app.cli;
 
+import dev.agentdesk.app.history.HistoryUsageCommand;
 import dev.agentdesk.app.history.StatuslineCommand;
 import java.io.PrintWriter;
 import picocli.CommandLine;
@@ -81,12 +82,38 @@ public final class AgentdeskCommand implements Runnable {
   }
 
   /**
+   * {@code agentdesk history usage} with only its plain options, run without building picocli's
+   * model; a failure is reported as {@link FriendlyErrors} reports it under picocli.
+   */
+  record PlainUsage(String[] args) implements Invocation {  // args: "history", "usage" and its options
+    @Override
+    public int execute(PrintWriter out, PrintWriter err) {
+      PrintWriter to = out != null ? out : new PrintWriter(System.out, true);
+      PrintWriter problems = err != null ? err : new PrintWriter(System.err, true);
+      HistoryUsageCommand plain = HistoryUsageCommand.plain(java.util.Arrays.copyOfRange(args, 2, args.length), to,
+          problems);
+      if (plain == null) {
+        return alone(new CommandLine(new HistoryUsageCommand()), 2, args).execute(out, err);
+      }
+      try {
+        return plain.call();
+      } catch (Exception e) {
+        return FriendlyErrors.report(e, problems, CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.AUTO),
+            "agentdesk history usage");
+      }
+    }
+  }
+
+  /**
    * What {@code main} runs for {@code args}: for the short commands that run often ({@code
    * statusline}, {@code history …}) only their own command tree, named as under the root. picocli
    * builds every command it is given by reflection before parsing, and the whole tree is a good part
    * of such a command's start-up; everything else gets the whole tree ({@link #newCommandLine()}).
    */
   public static Invocation forArgs(String[] args) {
+    if (args.length > 1 && args[0].equals("history") && args[1].equals("usage")) {
+      return new PlainUsage(args);
+    }
     Object report = args.length > 1 && args[0].equals("history") ? historyReport(args[1]) : null;
     if (report != null) {
       // A report alone: picocli reflects over every command it is given, and the five other history
@@ -114,7 +141,7 @@ public final class AgentdeskCommand implements Runnable {
   /** The history report named {@code name}, as a command of its own; null for any other word. */
   private static Object historyReport(String name) {
     return switch (name) {
-      case "usage" -> new dev.agentdesk.app.history.HistoryUsageCommand();
+      case "usage" -> new HistoryUsageCommand();
       case "sessions" -> new dev.agentdesk.app.history.HistorySessionsCommand();
       case "show" -> new dev.agentdesk.app.history.HistoryShowCommand();
       case "search" -> new dev.agentdesk.app.history.HistorySearchCommand();

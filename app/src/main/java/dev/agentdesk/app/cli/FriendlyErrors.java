@@ -10,11 +10,17 @@ import picocli.CommandLine;
 final class FriendlyErrors implements CommandLine.IExecutionExceptionHandler {
   @Override
   public int handleExecutionException(Exception ex, CommandLine cmd, CommandLine.ParseResult parseResult) {
+    return report(ex, cmd.getErr(), cmd.getColorScheme(), cmd.getCommandSpec().qualifiedName());
+  }
+
+  /** The line for {@code ex} of the command {@code name} on {@code err}; the exit code. */
+  static int report(Exception ex, java.io.PrintWriter err, CommandLine.Help.ColorScheme colors, String name) {
     if ("1".equals(System.getenv("AGENTDESK_DEBUG"))) {
-      ex.printStackTrace(cmd.getErr());
+      ex.printStackTrace(err);
     }
     String message = ex.getMessage() == null ? ex.getClass().getSimpleName() : ex.getMessage();
-    cmd.getErr().println(cmd.getColorScheme().errorText(cmd.getCommandSpec().qualifiedName() + ": " + message));
+    err.println(colors.errorText(name + ": " + message));
+    err.flush();
     if (ex instanceof UserError) {
       return CommandLine.ExitCode.USAGE;
     }

@@ -94,25 +94,16 @@ public final class StatuslineCommand implements Callable<Integer> {
    * Claude Code runs the line every few hundred milliseconds (ADR 0040).
    */
   public static StatuslineCommand plain(String[] args, PrintWriter out) {
+    java.util.Map<String, String> options = dev.agentdesk.app.cli.PlainOptions.parse(args, PLAIN_OPTIONS,
+        java.util.Set.of(), java.util.Map.of());
+    if (options == null) {
+      return null;
+    }
     StatuslineCommand c = new StatuslineCommand();
-    java.util.Set<String> seen = new java.util.HashSet<>();
-    for (int i = 0; i < args.length; i++) {
-      String name = args[i];
-      String value;
-      int eq = name.indexOf('=');
-      if (eq > 0) {
-        value = name.substring(eq + 1);
-        name = name.substring(0, eq);
-      } else if (i + 1 < args.length && !args[i + 1].startsWith("-")) {
-        value = args[++i];
-      } else {
-        return null;
-      }
-      if (!PLAIN_OPTIONS.contains(name) || !seen.add(name)) {
-        return null;
-      }
-      try {
-        switch (name) {
+    try {
+      for (java.util.Map.Entry<String, String> o : options.entrySet()) {
+        String value = o.getValue();
+        switch (o.getKey()) {
           case "--server" -> c.server = value;
           case "--timeout-ms" -> c.timeoutMs = Long.parseLong(value);
           case "--timezone" -> c.timezone = value;
@@ -121,9 +112,9 @@ public final class StatuslineCommand implements Callable<Integer> {
           case "--db-url" -> c.db.url = value;
           default -> c.db.urlFile = Path.of(value);
         }
-      } catch (RuntimeException badValue) {
-        return null;
       }
+    } catch (RuntimeException badValue) {
+      return null;
     }
     c.plainOut = out;
     return c;
@@ -294,20 +285,10 @@ public final class StatuslineCommand implements Callable<Integer> {
     if (target.file() != null && !Files.isRegularFile(target.file())) {
       return null;
     }
-    // The price table (~50 ms) is read on a second thread while the database opens (~70 ms).
-    java.util.concurrent.FutureTask<PriceFiles.Loaded> prices =
-        new java.util.concurrent.FutureTask<>(() -> PriceFiles.fromEnvironment().load());
-    Thread reader = new Thread(prices, "statusline-prices");
-    reader.setDaemon(true);
-    reader.start();
+    Costs.Aside prices = new Costs.Aside(() -> PriceFiles.fromEnvironment().load(), "statusline-prices");
     try (TranscriptHistory h = target.url() != null ? TranscriptHistory.openUrl(target.url())
         : TranscriptHistory.open(target.file())) {
       return fromHistory(h, prices.get().table(), input, at, zone);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return null;
-    } catch (java.util.concurrent.ExecutionException e) {
-      throw new IllegalStateException("the price table could not be read", e.getCause());
     }
   }
 
