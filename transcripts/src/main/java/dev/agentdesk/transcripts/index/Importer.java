@@ -19,19 +19,25 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 
 /**
  * Finds transcript files under provider roots and brings the store up to date with them, batch by
  * batch from each file's cursor. Running it again only reads what was appended.
  *
- * <p>Parsing runs on one background thread, a few batches ahead of the writer (the calling thread,
- * which owns the database connection), so parsing and SQLite work overlap.
+ * <p>Parsing runs on one background thread, up to {@link #AHEAD_BYTES} of source ahead of the writer
+ * (the calling thread, which owns the database connection), so parsing and SQLite work overlap.
  */
 public final class Importer {
-  private static final int QUEUE = 3;
-  /** Input bytes per write transaction: fewer, larger transactions keep the full-text index compact. */
+  /**
+   * Source bytes the parser may read ahead of the writer. Bounded by bytes, not by batches: most
+   * batches are one small file, and three of them (the bound before) kept the two threads in lock
+   * step: on the 1 GB corpus of {@code ./bench history} the writer waited ~13 s for the parser while
+   * the parser waited for room, 56 s in all; 44–49 s with 16 MB or more ahead (alternating runs).
+   * 16 MB held the least memory of those. A system property for measuring it.
+   */
+  private static final long AHEAD_BYTES = Long.getLong("agentdesk.import.aheadBytes", 16L << 20);
+  /** What an item counts toward {@link #AHEAD_BYTES} beyond its bytes, so that many empty batches are bounded too. */
+  private static final long ITEM_BYTES = 4096;
   /**
    * Bytes of source read per write transaction (small files are grouped). A system property so the
    * crash-resume suite can make kill points land between many commits of a small corpus.
@@ -92,7 +98,7 @@ public final class Importer {
     }
     listener.started(units.size(), total);
 
-    BlockingQueue<Work> queue = new ArrayBlockingQueue<>(QUEUE);
+    ParseAhead<Work> queue = new ParseAhead<>(AHEAD_BYTES);
     Thread parser = new Thread(() -> parseAll(units, cursors, conflicts, queue), "transcript-parser");
     parser.setDaemon(true);
     parser.start();
@@ -161,7 +167,7 @@ public final class Importer {
   }
 
   private static void parseAll(List<SourceUnit> units, Map<SourceUnit, Cursor> cursors,
-      Map<SourceUnit, String> conflicts, BlockingQueue<Work> queue) {
+      Map<SourceUnit, String> conflicts, ParseAhead<Work> queue) {
     try {
       for (SourceUnit unit : units) {
         String owner = conflicts.get(unit);
@@ -194,11 +200,11 @@ public final class Importer {
     }
   }
 
-  private static void put(BlockingQueue<Work> q, Work w) throws InterruptedException {
-    q.put(w);
+  private static void put(ParseAhead<Work> q, Work w) throws InterruptedException {
+    q.put(w, ITEM_BYTES + (w instanceof Batch b ? b.result().bytesRead() : 0));
   }
 
-  private static Work take(BlockingQueue<Work> q) {
+  private static Work take(ParseAhead<Work> q) {
     try {
       return q.take();
     } catch (InterruptedException e) {
