@@ -80,7 +80,7 @@ class PostgresStoreTest {
     String url = pg.createDatabase();
     TranscriptHistory.openUrl(url).close();
     TranscriptHistory.openUrl(url).close(); // reopening applies nothing twice
-    assertThat(count(url, "SELECT COUNT(*) FROM schema_migrations")).isEqualTo(6);
+    assertThat(count(url, "SELECT COUNT(*) FROM schema_migrations")).isEqualTo(7);
     assertThat(count(url, "SELECT COUNT(*) FROM information_schema.columns WHERE column_name = 'rowid'"
         + " AND data_type = 'bigint' AND table_name IN ('messages', 'tool_calls', 'tool_results')")).isEqualTo(3);
     assertThatThrownBy(() -> TranscriptHistory.openUrl("jdbc:mysql://localhost/x?password=s3cret"))
@@ -294,7 +294,7 @@ class PostgresStoreTest {
     // the two importers really ran at the same time
     assertThat(spans[0][0]).isLessThan(spans[1][1]);
     assertThat(spans[1][0]).isLessThan(spans[0][1]);
-    assertThat(count(url, "SELECT COUNT(*) FROM schema_migrations")).isEqualTo(6);
+    assertThat(count(url, "SELECT COUNT(*) FROM schema_migrations")).isEqualTo(7);
     try (TranscriptHistory h = TranscriptHistory.openUrl(url)) {
       assertThat(h.sessions(SessionQuery.all(100)).total()).isEqualTo(2L * perWriter);
       for (UsageGrouping by : List.of(UsageGrouping.DAY, UsageGrouping.SESSION, UsageGrouping.MODEL)) {

@@ -47,19 +47,19 @@ class StoreTest {
         assertThat(rs.getInt(1)).isEqualTo(8192);
       }
     }
-    assertThat(count(db, "SELECT COUNT(*) FROM schema_migrations")).isEqualTo(8);
-    assertThat(count(db, "SELECT MAX(version) FROM schema_migrations")).isEqualTo(8);
+    assertThat(count(db, "SELECT COUNT(*) FROM schema_migrations")).isEqualTo(9);
+    assertThat(count(db, "SELECT MAX(version) FROM schema_migrations")).isEqualTo(9);
   }
 
   @Test
   void aDatabaseFromANewerVersionIsRefused(TempSqlite db) throws SQLException {
     TranscriptStore.openSqlite(db.file()).close();
     try (Connection c = db.connect(); Statement s = c.createStatement()) {
-      s.execute("INSERT INTO schema_migrations(version, applied_at) VALUES (9, 'later')");
+      s.execute("INSERT INTO schema_migrations(version, applied_at) VALUES (10, 'later')");
     }
     assertThatThrownBy(() -> TranscriptStore.openSqlite(db.file())).isInstanceOfSatisfying(TranscriptException.class,
         e -> assertThat(e.reason()).isEqualTo(TranscriptException.Reason.SCHEMA_TOO_NEW))
-        .hasMessageContaining("schema version 9");
+        .hasMessageContaining("schema version 10");
   }
 
   @Test

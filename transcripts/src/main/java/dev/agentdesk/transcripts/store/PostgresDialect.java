@@ -77,16 +77,18 @@ final class PostgresDialect implements SqlDialect {
     return List.of(V1.replace(" TEXT", " TEXT COLLATE \"C\""), UsageLedger.SCHEMA.replace(" TEXT", " TEXT COLLATE \"C\""),
         RecordWriter.SESSION_AGENT_FIGURES.replace(" TEXT", " TEXT COLLATE \"C\""),
         UsageLimits.SCHEMA.replace(" TEXT", " TEXT COLLATE \"C\""), UsageLedger.RESPONSE_TIMES,
-        UsageLedger.HOURS.replace(" TEXT", " TEXT COLLATE \"C\""));
+        UsageLedger.HOURS.replace(" TEXT", " TEXT COLLATE \"C\""),
+        UsageLedger.BY_MESSAGE.replace(" TEXT", " TEXT COLLATE \"C\"").replace("INTEGER PRIMARY KEY", "BIGINT PRIMARY KEY"));
   }
 
   /**
-   * Version 2 adds the usage aggregates' tables (ADR 0018); version 5 gives candidates their time
-   * (ADR 0038) and fills the aggregates from the stored messages.
+   * Version 2 adds the usage aggregates' tables (ADR 0018); version 5 gave candidates their time
+   * (ADR 0038) and version 7 keys them by their message (ADR 0045): it fills the aggregates from
+   * the stored messages, for every older database.
    */
   @Override
   public void afterMigration(int version, Connection c) throws SQLException {
-    if (version == 5) {
+    if (version == 7) {
       UsageLedger.rebuild(c, this);
     }
   }

@@ -184,7 +184,7 @@ final class RecordWriter implements AutoCloseable {
         Slot slot = slot(SearchDocs.MESSAGE, m.sessionId(), m.uuid());
         set(message, m.sessionId(), m.uuid(), rowidParam(slot), m.text(), m.usage() == null ? 0L : 1L,
             PackedRows.messageFields(packed, m));
-        ledger.message(m, slot.storedBefore());
+        ledger.message(m, slot.rowid(), slot.storedBefore());
         document(SearchDocs.MESSAGE, slot, m.sessionId(),
             SearchDocs.messageBody(m.visibility() == Visibility.VISIBLE, m.text()));
       } else if (r instanceof ToolCallRecord t) {

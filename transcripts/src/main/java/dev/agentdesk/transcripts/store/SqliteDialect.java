@@ -46,13 +46,14 @@ final class SqliteDialect implements SqlDialect {
   @Override
   public List<String> migrations() {
     return List.of(V1, V2, V3, UsageLedger.SCHEMA, RecordWriter.SESSION_AGENT_FIGURES,
-        UsageLimits.SCHEMA, UsageLedger.RESPONSE_TIMES, UsageLedger.HOURS);
+        UsageLimits.SCHEMA, UsageLedger.RESPONSE_TIMES, UsageLedger.HOURS, UsageLedger.BY_MESSAGE);
   }
 
   /**
-   * Versions 2, 3 and 7 rebuild data in Java: the index from the rows, the packed tables, the usage
-   * aggregates (version 4 adds their tables empty; version 7, which gives candidates their time,
-   * fills them from the messages).
+   * Versions 2, 3 and 9 rebuild data in Java: the index from the rows, the packed tables, the usage
+   * aggregates (version 4 adds their tables empty; version 9 keys candidates by their message and
+   * fills the aggregates from the messages). Version 7, which gave candidates their time, filled
+   * them too; version 9 does it for every older database now, in the layout the ledger writes.
    */
   @Override
   public void afterMigration(int version, Connection c) throws SQLException {
@@ -60,7 +61,7 @@ final class SqliteDialect implements SqlDialect {
       Migrations.reindex(c);
     } else if (version == 3) {
       Migrations.repack(c);
-    } else if (version == 7) {
+    } else if (version == 9) {
       UsageLedger.rebuild(c, this);
     }
   }

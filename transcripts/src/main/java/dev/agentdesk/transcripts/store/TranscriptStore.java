@@ -529,7 +529,8 @@ public final class TranscriptStore implements AutoCloseable {
    */
   public void forEachUsageResponse(String sessionId, boolean times, String fromDay, String toDay,
       Consumer<UsageResponse> sink) {
-    String where = " WHERE c.winner = 1" + (sessionId == null ? "" : " AND c.session_id = ?")
+    String where = " WHERE c.winner = 1"
+        + (sessionId == null ? "" : " AND c.message_rowid IN (SELECT rowid FROM messages WHERE session_id = ?)")
         + (fromDay == null ? "" : " AND c.day >= ?") + (toDay == null ? "" : " AND c.day <= ?");
     // The whole history is read in table order and its sessions' fields are taken from a map: a
     // join with sessions and a sort by session cost twice the scan itself on a 1 GB history (and

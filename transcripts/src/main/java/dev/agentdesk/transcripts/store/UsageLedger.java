@@ -82,6 +82,51 @@ final class UsageLedger {
       ALTER TABLE usage_candidates ADD COLUMN at_ms BIGINT;
       """;
 
+  /**
+   * Candidates keyed by their message's rowid, found by a 64-bit hash of their response key
+   * ({@link #keyHash}) instead of by two text indexes (ADR 0045): the rows are appended in the
+   * messages' order and the one index is of integers. On the 1 GB corpus of {@code ./bench history}
+   * the candidates took 225 MB of the 1,149 MB database and ~6 s of the import's writer thread.
+   * The version that adds it fills the ledger anew from the stored messages ({@link #rebuild}): the
+   * hash is computed in Java, and so are the winners.
+   */
+  static final String BY_MESSAGE = """
+      DROP TABLE usage_candidates;
+      DELETE FROM usage_totals;
+      DELETE FROM usage_hours;
+      CREATE TABLE usage_candidates (
+        message_rowid INTEGER PRIMARY KEY,
+        session_id TEXT NOT NULL,
+        uuid TEXT NOT NULL,
+        response_key TEXT NOT NULL,
+        key_hash BIGINT NOT NULL,
+        ordinal BIGINT NOT NULL,
+        day TEXT NOT NULL,
+        model TEXT NOT NULL,
+        input_tokens BIGINT NOT NULL,
+        output_tokens BIGINT NOT NULL,
+        cache_read_tokens BIGINT NOT NULL,
+        cache_write_tokens BIGINT NOT NULL,
+        cache_write_1h_tokens BIGINT NOT NULL,
+        winner INTEGER NOT NULL,
+        at_ms BIGINT
+      );
+      CREATE INDEX usage_candidates_key ON usage_candidates(key_hash);
+      """;
+
+  /**
+   * FNV-1a over the UTF-16 units of a response key as stored: what {@code usage_candidates.key_hash}
+   * holds. Stored, so it never changes; a collision only costs a row read (keys are compared).
+   */
+  static long keyHash(String storedKey) {
+    long h = 0xcbf29ce484222325L;
+    for (int i = 0; i < storedKey.length(); i++) {
+      h ^= storedKey.charAt(i);
+      h *= 0x100000001b3L;
+    }
+    return h;
+  }
+
   /** The hour of candidates without a time: no hour of a real instant (those are within ±2.6e12). */
   static final long UNTIMED = -Long.MAX_VALUE;
 
@@ -153,15 +198,14 @@ final class UsageLedger {
   }
 
   private static final String COLS = "session_id, uuid, response_key, ordinal, day, model, input_tokens,"
-      + " output_tokens, cache_read_tokens, cache_write_tokens, cache_write_1h_tokens, at_ms";
+      + " output_tokens, cache_read_tokens, cache_write_tokens, cache_write_1h_tokens, at_ms, message_rowid";
+  /** The stored candidates of one session: by their messages (the candidates have no session index). */
+  private static final String OF_SESSION = "message_rowid IN (SELECT rowid FROM messages WHERE session_id = ?)";
   private static final int IN_CHUNK = 400;
 
-  /** A message's claim on its response's usage. */
+  /** A message's claim on its response's usage; {@code rowid}: its message's. */
   record Candidate(String key, String sessionId, String uuid, long ordinal, String day, String model, TokenUsage u,
-      Long atMs) {
-    String id() {
-      return sessionId + '\u001f' + uuid;
-    }
+      Long atMs, long rowid) {
 
     /** Whether this copy counts rather than {@code o}: larger output, then smaller session id, then ordinal. */
     boolean beats(Candidate o) {
@@ -285,14 +329,14 @@ final class UsageLedger {
 
   private final Connection c;
   private final SqlDialect dialect;
-  /** Candidates of this transaction by id, written in {@link #finish} with their winner flag. */
-  private final Map<String, Candidate> pending = new HashMap<>();
+  /** Candidates of this transaction by message rowid, written in {@link #finish} with their winner flag. */
+  private final Map<Long, Candidate> pending = new HashMap<>();
   /** Responses whose winner may have changed. */
   private final Set<String> dirty = new LinkedHashSet<>();
   /** Responses that lost a stored candidate: their winner is looked for among all stored candidates. */
   private final Set<String> rescan = new HashSet<>();
-  /** Stored candidates already removed in this transaction (by id). */
-  private final Set<String> removed = new HashSet<>();
+  /** Stored candidates already removed in this transaction (by message rowid). */
+  private final Set<Long> removed = new HashSet<>();
   /** Sums to add to usage_totals, by (session, day, model, bucket). */
   private final Map<List<Object>, long[]> deltas = new HashMap<>();
   /** Sums to add to usage_hours, with the added winners' first and last times. */
@@ -310,31 +354,27 @@ final class UsageLedger {
     boolean shrunk;
   }
 
-  /** Whether usage_hours is kept: not while a migration older than that table rebuilds the rest. */
-  private final boolean hours;
-
   UsageLedger(Connection c, SqlDialect dialect) {
-    this(c, dialect, true);
-  }
-
-  private UsageLedger(Connection c, SqlDialect dialect, boolean hours) {
     this.c = c;
     this.dialect = dialect;
-    this.hours = hours;
   }
 
-  /** A message was written; {@code storedBefore}: its row existed before this transaction. */
-  void message(MessageRecord m, boolean storedBefore) throws SQLException {
-    String id = m.sessionId() + '\u001f' + m.uuid();
+  /**
+   * A message was written as row {@code rowid} of messages; {@code storedBefore}: the row existed
+   * before this transaction.
+   */
+  void message(MessageRecord m, long rowid, boolean storedBefore) throws SQLException {
+    Long id = rowid;
     if (storedBefore && removed.add(id)) {
-      removeStored(m.sessionId(), m.uuid());
+      removeStored(rowid);
     }
     Candidate prev;
     if (m.usage() == null) {
       prev = pending.remove(id);
     } else {
       Candidate now = new Candidate(responseKey(m.sessionId(), m.uuid(), m.responseId()), m.sessionId(), m.uuid(),
-          m.ordinal(), day(m.timestamp()), m.model() == null ? "" : m.model(), m.usage(), epochMillis(m.timestamp()));
+          m.ordinal(), day(m.timestamp()), m.model() == null ? "" : m.model(), m.usage(), epochMillis(m.timestamp()),
+          rowid);
       prev = pending.put(id, now);
       dirty.add(now.key());
     }
@@ -355,7 +395,7 @@ final class UsageLedger {
     deltas.keySet().removeIf(k -> k.get(0).equals(sessionId));
     hourDeltas.keySet().removeIf(k -> k.sessionId().equals(sessionId));
     try (PreparedStatement p = c.prepareStatement(
-        "SELECT DISTINCT response_key FROM usage_candidates WHERE session_id = ? AND winner = 1")) {
+        "SELECT DISTINCT response_key FROM usage_candidates WHERE " + OF_SESSION + " AND winner = 1")) {
       p.setString(1, dialect.storableText(sessionId));
       try (ResultSet rs = p.executeQuery()) {
         while (rs.next()) {
@@ -364,8 +404,11 @@ final class UsageLedger {
         }
       }
     }
-    for (String table : hours ? List.of("usage_candidates", "usage_totals", "usage_hours")
-        : List.of("usage_candidates", "usage_totals")) {
+    try (PreparedStatement p = c.prepareStatement("DELETE FROM usage_candidates WHERE " + OF_SESSION)) {
+      p.setString(1, dialect.storableText(sessionId));
+      p.executeUpdate();
+    }
+    for (String table : List.of("usage_totals", "usage_hours")) {
       try (PreparedStatement p = c.prepareStatement("DELETE FROM " + table + " WHERE session_id = ?")) {
         p.setString(1, dialect.storableText(sessionId));
         p.executeUpdate();
@@ -373,17 +416,16 @@ final class UsageLedger {
     }
   }
 
-  private void removeStored(String sessionId, String uuid) throws SQLException {
+  private void removeStored(long rowid) throws SQLException {
     Candidate old = null;
     boolean winner = false;
     try (PreparedStatement p = c.prepareStatement("SELECT " + COLS + ", winner FROM usage_candidates"
-        + " WHERE session_id = ? AND uuid = ?")) {
-      p.setString(1, dialect.storableText(sessionId));
-      p.setString(2, dialect.storableText(uuid));
+        + " WHERE message_rowid = ?")) {
+      p.setLong(1, rowid);
       try (ResultSet rs = p.executeQuery()) {
         if (rs.next()) {
           old = candidate(rs);
-          winner = rs.getInt(13) == 1;
+          winner = rs.getInt(14) == 1;
         }
       }
     }
@@ -395,9 +437,8 @@ final class UsageLedger {
     }
     dirty.add(old.key());
     rescan.add(old.key());
-    try (PreparedStatement p = c.prepareStatement("DELETE FROM usage_candidates WHERE session_id = ? AND uuid = ?")) {
-      p.setString(1, dialect.storableText(sessionId));
-      p.setString(2, dialect.storableText(uuid));
+    try (PreparedStatement p = c.prepareStatement("DELETE FROM usage_candidates WHERE message_rowid = ?")) {
+      p.setLong(1, rowid);
       p.executeUpdate();
     }
   }
@@ -416,9 +457,8 @@ final class UsageLedger {
     Map<String, List<Candidate>> stored = new HashMap<>();
     select(keys, " AND winner = 1", (k, cand) -> oldWinner.put(k, cand));
     select(new ArrayList<>(rescan), "", (k, cand) -> stored.computeIfAbsent(k, x -> new ArrayList<>()).add(cand));
-    Set<String> pendingWinners = new HashSet<>();
-    try (PreparedStatement flag = c.prepareStatement(
-        "UPDATE usage_candidates SET winner = ? WHERE session_id = ? AND uuid = ?")) {
+    Set<Long> pendingWinners = new HashSet<>();
+    try (PreparedStatement flag = c.prepareStatement("UPDATE usage_candidates SET winner = ? WHERE message_rowid = ?")) {
       for (String key : keys) {
         Candidate was = oldWinner.get(key);
         Candidate best = rescan.contains(key) ? null : was;
@@ -428,14 +468,14 @@ final class UsageLedger {
         for (Candidate f : fresh.getOrDefault(key, List.of())) {
           best = best == null || f.beats(best) ? f : best;
         }
-        if (was != null && (best == null || !best.id().equals(was.id()))) {
+        if (was != null && (best == null || best.rowid() != was.rowid())) {
           add(was, -1);
           setFlag(flag, was, 0);
         }
-        if (best != null && (was == null || !best.id().equals(was.id()))) {
+        if (best != null && (was == null || best.rowid() != was.rowid())) {
           add(best, 1);
-          if (pending.get(best.id()) == best) {
-            pendingWinners.add(best.id());
+          if (pending.get(best.rowid()) == best) {
+            pendingWinners.add(best.rowid());
           } else {
             setFlag(flag, best, 1);
           }
@@ -443,17 +483,19 @@ final class UsageLedger {
       }
       flag.executeBatch();
     }
-    try (PreparedStatement ins = c.prepareStatement("INSERT INTO usage_candidates (" + COLS + ", winner)"
-        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (session_id, uuid) DO UPDATE SET"
+    try (PreparedStatement ins = c.prepareStatement("INSERT INTO usage_candidates (" + COLS + ", winner, key_hash)"
+        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (message_rowid) DO UPDATE SET"
+        + " session_id = excluded.session_id, uuid = excluded.uuid, key_hash = excluded.key_hash,"
         + " response_key = excluded.response_key, ordinal = excluded.ordinal, day = excluded.day,"
         + " model = excluded.model, input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,"
         + " cache_read_tokens = excluded.cache_read_tokens, cache_write_tokens = excluded.cache_write_tokens,"
         + " cache_write_1h_tokens = excluded.cache_write_1h_tokens, at_ms = excluded.at_ms,"
         + " winner = excluded.winner")) {
       for (Candidate p : pending.values()) {
+        String key = dialect.storableText(p.key());
         ins.setString(1, dialect.storableText(p.sessionId()));
         ins.setString(2, dialect.storableText(p.uuid()));
-        ins.setString(3, dialect.storableText(p.key()));
+        ins.setString(3, key);
         ins.setLong(4, p.ordinal());
         ins.setString(5, p.day());
         ins.setString(6, dialect.storableText(p.model()));
@@ -463,7 +505,9 @@ final class UsageLedger {
         ins.setLong(10, p.u().cacheCreation());
         ins.setLong(11, p.u().cacheCreation1h());
         setNullable(ins, 12, p.atMs());
-        ins.setInt(13, pendingWinners.contains(p.id()) ? 1 : 0);
+        ins.setLong(13, p.rowid());
+        ins.setInt(14, pendingWinners.contains(p.rowid()) ? 1 : 0);
+        ins.setLong(15, keyHash(key));
         ins.addBatch();
       }
       ins.executeBatch();
@@ -493,9 +537,7 @@ final class UsageLedger {
     try (PreparedStatement empty = c.prepareStatement("DELETE FROM usage_totals WHERE responses <= 0")) {
       empty.executeUpdate();
     }
-    if (hours) {
-      writeHours();
-    }
+    writeHours();
     pending.clear();
     dirty.clear();
     rescan.clear();
@@ -614,18 +656,18 @@ final class UsageLedger {
    */
   private static final int REBUILD_CHUNK = 20_000;
 
-  private void rebuildChunk(List<MessageRecord> chunk) throws SQLException {
-    for (MessageRecord m : chunk) {
-      message(m, false);
+  private void rebuildChunk(List<MessageRecord> chunk, List<Long> rowids) throws SQLException {
+    for (int i = 0; i < chunk.size(); i++) {
+      message(chunk.get(i), rowids.get(i), false);
     }
     finish();
     chunk.clear();
+    rowids.clear();
   }
 
   private void setFlag(PreparedStatement flag, Candidate cand, int winner) throws SQLException {
     flag.setInt(1, winner);
-    flag.setString(2, dialect.storableText(cand.sessionId()));
-    flag.setString(3, dialect.storableText(cand.uuid()));
+    flag.setLong(2, cand.rowid());
     flag.addBatch();
   }
 
@@ -634,9 +676,6 @@ final class UsageLedger {
     int bucket = bucket(w.u());
     long[] d = deltas.computeIfAbsent(List.of(w.sessionId(), w.day(), w.model(), bucket), k -> new long[6]);
     addTokens(d, w, sign, bucket);
-    if (!hours) {
-      return;
-    }
     HourDelta h = hourDeltas.computeIfAbsent(new HourKey(w.sessionId(), hourOf(w.atMs()), w.day(), w.model(), bucket),
         k -> new HourDelta());
     addTokens(h.sums, w, sign, bucket);
@@ -663,19 +702,26 @@ final class UsageLedger {
     void accept(String key, Candidate c);
   }
 
+  /** The stored candidates of {@code keys}, found by their keys' hashes; a row of another key (a collision) is skipped. */
   private void select(List<String> keys, String where, Sink sink) throws SQLException {
     for (int from = 0; from < keys.size(); from += IN_CHUNK) {
       List<String> part = keys.subList(from, Math.min(keys.size(), from + IN_CHUNK));
-      String sql = "SELECT " + COLS + " FROM usage_candidates WHERE response_key IN ("
+      String sql = "SELECT " + COLS + " FROM usage_candidates WHERE key_hash IN ("
           + "?, ".repeat(part.size() - 1) + "?)" + where;
+      Map<String, String> byStored = new HashMap<>();
       try (PreparedStatement p = c.prepareStatement(sql)) {
         for (int i = 0; i < part.size(); i++) {
-          p.setString(i + 1, dialect.storableText(part.get(i)));
+          String stored = dialect.storableText(part.get(i));
+          byStored.put(stored, part.get(i));
+          p.setLong(i + 1, keyHash(stored));
         }
         try (ResultSet rs = p.executeQuery()) {
           while (rs.next()) {
             Candidate cand = candidate(rs);
-            sink.accept(cand.key(), cand);
+            String key = byStored.get(cand.key());
+            if (key != null) {
+              sink.accept(key, cand);
+            }
           }
         }
       }
@@ -685,32 +731,35 @@ final class UsageLedger {
   private static Candidate candidate(ResultSet rs) throws SQLException {
     return new Candidate(rs.getString(3), rs.getString(1), rs.getString(2), rs.getLong(4), rs.getString(5),
         rs.getString(6), new TokenUsage(rs.getLong(7), rs.getLong(8), rs.getLong(9), rs.getLong(10), rs.getLong(11)),
-        rs.getObject(12) == null ? null : rs.getLong(12));
+        rs.getObject(12) == null ? null : rs.getLong(12), rs.getLong(13));
   }
 
   /**
-   * Fills the aggregates anew from the stored messages (the migration that gives candidates their
-   * time): every message with usage becomes a candidate, as if the whole history were imported in
-   * one transaction. usage_hours does not exist yet then: the version that adds it fills it from
-   * the candidates.
+   * Fills the aggregates anew from the stored messages (the migration that keys candidates by
+   * their message, {@link #BY_MESSAGE}): every message with usage becomes a candidate, as if the
+   * whole history were imported at once.
    */
   static void rebuild(Connection c, SqlDialect dialect) throws SQLException {
     try (Statement s = c.createStatement()) {
       s.execute("DELETE FROM usage_candidates");
       s.execute("DELETE FROM usage_totals");
+      s.execute("DELETE FROM usage_hours");
     }
-    UsageLedger ledger = new UsageLedger(c, dialect, false);
+    UsageLedger ledger = new UsageLedger(c, dialect);
     List<MessageRecord> chunk = new ArrayList<>(REBUILD_CHUNK);
-    try (PreparedStatement p = c.prepareStatement("SELECT session_id, uuid, fields FROM messages WHERE has_usage = 1");
+    List<Long> rowids = new ArrayList<>(REBUILD_CHUNK);
+    try (PreparedStatement p = c.prepareStatement(
+        "SELECT session_id, uuid, fields, rowid FROM messages WHERE has_usage = 1 ORDER BY rowid");
         ResultSet rs = p.executeQuery()) {
       while (rs.next()) {
         Object[] r = PackedRows.message(rs.getString(1), rs.getString(2), null, rs.getBytes(3));
         chunk.add(PackedRows.usageRecord(r));
+        rowids.add(rs.getLong(4));
         if (chunk.size() == REBUILD_CHUNK) {
-          ledger.rebuildChunk(chunk);
+          ledger.rebuildChunk(chunk, rowids);
         }
       }
     }
-    ledger.rebuildChunk(chunk);
+    ledger.rebuildChunk(chunk, rowids);
   }
 }

@@ -45,7 +45,7 @@ class MigrationTest {
   private static final List<String> QUERIES = List.of("backoff configurable", "TestRefill", "rate limiter leak", "bucket");
 
   @ParameterizedTest(name = "from version {0}")
-  @ValueSource(ints = {1, 2, 3, 4, 5, 6, 7})
+  @ValueSource(ints = {1, 2, 3, 4, 5, 6, 7, 8})
   void anOlderDatabaseOpensWithEveryDetailAndSearchHitIntact(int version, TempSqlite db, @TempDir Path dir)
       throws Exception {
     Path reference = dir.resolve("reference.db");
@@ -111,7 +111,7 @@ class MigrationTest {
     }
     try (Connection c = db.connect(); Statement s = c.createStatement()) {
       s.execute("INSERT INTO search_fts(search_fts, rank) VALUES ('integrity-check', 1)");
-      assertThat(strings(c, "SELECT MAX(version) FROM schema_migrations")).containsExactly("8");
+      assertThat(strings(c, "SELECT MAX(version) FROM schema_migrations")).containsExactly("9");
       assertThat(strings(c, HOUR_ROWS)).as("hour sums made by the migration, then kept by the re-reads")
           .isEqualTo(hourRows);
       assertThat(strings(c, "SELECT COUNT(*) FROM usage_candidates WHERE at_ms IS NULL")).containsExactly("0");
@@ -133,9 +133,24 @@ class MigrationTest {
         s.execute("VACUUM INTO '" + target + "'");
       }
       try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + target); Statement s = c.createStatement()) {
-        // version 7 is today's without the hour sums
-        s.execute("DROP TABLE usage_hours");
-        s.execute("DELETE FROM schema_migrations WHERE version = 8");
+        // version 8 is today's with the candidates keyed by session and uuid, found by response key
+        s.execute("CREATE TABLE old_candidates (session_id TEXT NOT NULL, uuid TEXT NOT NULL, response_key TEXT NOT NULL,"
+            + " ordinal BIGINT NOT NULL, day TEXT NOT NULL, model TEXT NOT NULL, input_tokens BIGINT NOT NULL,"
+            + " output_tokens BIGINT NOT NULL, cache_read_tokens BIGINT NOT NULL, cache_write_tokens BIGINT NOT NULL,"
+            + " cache_write_1h_tokens BIGINT NOT NULL, winner INTEGER NOT NULL, at_ms BIGINT,"
+            + " PRIMARY KEY (session_id, uuid))");
+        s.execute("INSERT INTO old_candidates SELECT session_id, uuid, response_key, ordinal, day, model, input_tokens,"
+            + " output_tokens, cache_read_tokens, cache_write_tokens, cache_write_1h_tokens, winner, at_ms"
+            + " FROM usage_candidates");
+        s.execute("DROP TABLE usage_candidates");
+        s.execute("ALTER TABLE old_candidates RENAME TO usage_candidates");
+        s.execute("CREATE INDEX usage_candidates_key ON usage_candidates(response_key)");
+        s.execute("DELETE FROM schema_migrations WHERE version = 9");
+        if (version <= 7) {
+          // version 7 is that without the hour sums
+          s.execute("DROP TABLE usage_hours");
+          s.execute("DELETE FROM schema_migrations WHERE version = 8");
+        }
         if (version <= 6) {
           // version 6 is that without the candidates' times
           s.execute("ALTER TABLE usage_candidates DROP COLUMN at_ms");

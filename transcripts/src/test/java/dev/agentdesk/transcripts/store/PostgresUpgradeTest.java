@@ -45,7 +45,7 @@ class PostgresUpgradeTest {
     Path projects = Path.of(getClass().getResource("/fixtures/claude-2.1/projects").toURI());
     try (TranscriptHistory h = TranscriptHistory.openUrl(url)) {
       try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
-        assertThat(one(s, "SELECT MAX(version) FROM schema_migrations")).isEqualTo("6");
+        assertThat(one(s, "SELECT MAX(version) FROM schema_migrations")).isEqualTo("7");
         assertThat(one(s, "SELECT COUNT(*) FROM information_schema.columns WHERE table_name = 'sessions'"
             + " AND column_name IN ('permission_mode', 'recorded_cost')")).isEqualTo("2");
         assertThat(one(s, "SELECT string_agg(provider, ',') FROM cursors")).isEqualTo("codex");
@@ -59,9 +59,9 @@ class PostgresUpgradeTest {
   }
 
   /**
-   * A version-4 database (usage candidates without their time) opens at version 6 with every
-   * candidate timed, the hour sums of a database written today and its block report: the ledger is
-   * rebuilt (version 5), the hour sums made from it (version 6).
+   * A version-4 database (usage candidates keyed by session and uuid, without their time) opens at
+   * version 7 with every candidate timed and keyed by its message, the hour sums of a database
+   * written today and its block report: the ledger is rebuilt from the messages (version 7).
    */
   @Test
   void aVersion4LedgerIsRebuiltWithEachResponsesTime(PostgresServer pg) throws Exception {
@@ -79,9 +79,18 @@ class PostgresUpgradeTest {
     try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
       hours = one(s, HOUR_ROWS);
       assertThat(hours).isNotEmpty();
+      s.execute("CREATE TABLE old_candidates (session_id TEXT NOT NULL, uuid TEXT NOT NULL, response_key TEXT NOT NULL,"
+          + " ordinal BIGINT NOT NULL, day TEXT NOT NULL, model TEXT NOT NULL, input_tokens BIGINT NOT NULL,"
+          + " output_tokens BIGINT NOT NULL, cache_read_tokens BIGINT NOT NULL, cache_write_tokens BIGINT NOT NULL,"
+          + " cache_write_1h_tokens BIGINT NOT NULL, winner INTEGER NOT NULL, PRIMARY KEY (session_id, uuid))");
+      s.execute("INSERT INTO old_candidates SELECT session_id, uuid, response_key, ordinal, day, model, input_tokens,"
+          + " output_tokens, cache_read_tokens, cache_write_tokens, cache_write_1h_tokens, winner FROM usage_candidates");
+      s.execute("DROP TABLE usage_candidates");
+      s.execute("ALTER TABLE old_candidates RENAME TO usage_candidates");
+      s.execute("CREATE INDEX usage_candidates_key ON usage_candidates(response_key)");
+      s.execute("DELETE FROM schema_migrations WHERE version = 7");
       s.execute("DROP TABLE usage_hours");
       s.execute("DELETE FROM schema_migrations WHERE version = 6");
-      s.execute("ALTER TABLE usage_candidates DROP COLUMN at_ms");
       s.execute("UPDATE usage_totals SET input_tokens = input_tokens + 1");
       s.execute("DELETE FROM schema_migrations WHERE version = 5");
     }
@@ -90,8 +99,11 @@ class PostgresUpgradeTest {
       assertThat(h.usage(UsageGrouping.DAY)).as("the totals are summed again, not kept").isEqualTo(days);
     }
     try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
-      assertThat(one(s, "SELECT MAX(version) FROM schema_migrations")).isEqualTo("6");
+      assertThat(one(s, "SELECT MAX(version) FROM schema_migrations")).isEqualTo("7");
       assertThat(one(s, "SELECT COUNT(*) FROM usage_candidates WHERE at_ms IS NULL")).isEqualTo("0");
+      assertThat(one(s, "SELECT COUNT(*) FROM usage_candidates c WHERE NOT EXISTS (SELECT 1 FROM messages m"
+          + " WHERE m.rowid = c.message_rowid AND m.session_id = c.session_id AND m.uuid = c.uuid)"))
+          .as("each candidate is keyed by its own message").isEqualTo("0");
       assertThat(one(s, HOUR_ROWS)).isEqualTo(hours);
       assertThat(Long.parseLong(one(s, "SELECT COUNT(*) FROM usage_candidates"))).isPositive();
     }
