@@ -15,8 +15,9 @@ import java.util.Set;
 /**
  * A canonical text dump of a history database: every row of every table, columns in schema
  * order, rows sorted, minus what legitimately differs between two correct imports — wall-clock
- * stamps and the surrogate row id of the search documents. The FTS index is checked with FTS5's
- * own integrity check rather than dumped.
+ * stamps and surrogate row ids (of the search documents; of the message a usage candidate belongs
+ * to, which is checked instead: the dump counts candidates whose message row is not theirs). The FTS
+ * index is checked with FTS5's own integrity check rather than dumped.
  */
 final class CanonicalDump {
   private static final Set<String> VOLATILE_COLUMNS = Set.of("updated_at", "applied_at");
@@ -42,7 +43,8 @@ final class CanonicalDump {
             StringBuilder row = new StringBuilder();
             for (int i = 1; i <= md.getColumnCount(); i++) {
               String col = md.getColumnName(i);
-              if (VOLATILE_COLUMNS.contains(col) || (table.equals("search_docs") && col.equals("id"))) {
+              if (VOLATILE_COLUMNS.contains(col) || (table.equals("search_docs") && col.equals("id"))
+                  || (table.equals("usage_candidates") && col.equals("message_rowid"))) {
                 continue;
               }
               // BLOBs (packed record fields) as hex: their bytes are not text.
@@ -56,6 +58,11 @@ final class CanonicalDump {
         rows.sort(null);
         out.append("## ").append(table).append(" (").append(rows.size()).append(" rows)\n");
         rows.forEach(r -> out.append(r).append('\n'));
+      }
+      try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM usage_candidates c WHERE NOT EXISTS (SELECT 1 FROM"
+          + " messages m WHERE m.rowid = c.message_rowid AND m.session_id = c.session_id AND m.uuid = c.uuid)")) {
+        rs.next();
+        out.append("## usage candidates not keyed by their own message: ").append(rs.getLong(1)).append('\n');
       }
       return out.toString();
     }
