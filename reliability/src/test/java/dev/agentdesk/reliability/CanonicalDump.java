@@ -15,12 +15,14 @@ import java.util.Set;
 /**
  * A canonical text dump of a history database: every row of every table, columns in schema
  * order, rows sorted, minus what legitimately differs between two correct imports — wall-clock
- * stamps and surrogate row ids (of the search documents; of the message a usage candidate belongs
- * to, which is checked instead: the dump counts candidates whose message row is not theirs). The FTS
- * index is checked with FTS5's own integrity check rather than dumped.
+ * stamps and surrogate row ids (the message a usage candidate belongs to, which is checked instead:
+ * the dump counts candidates whose message row is not theirs). The FTS index is checked with FTS5's
+ * own integrity check rather than dumped.
  */
 final class CanonicalDump {
   private static final Set<String> VOLATILE_COLUMNS = Set.of("updated_at", "applied_at");
+  /** Row ids handed out in write order, which a resumed import gives out differently: table.column. */
+  private static final Set<String> SURROGATE_COLUMNS = Set.of("usage_candidates.message_rowid");
 
   private CanonicalDump() {}
 
@@ -43,8 +45,7 @@ final class CanonicalDump {
             StringBuilder row = new StringBuilder();
             for (int i = 1; i <= md.getColumnCount(); i++) {
               String col = md.getColumnName(i);
-              if (VOLATILE_COLUMNS.contains(col) || (table.equals("search_docs") && col.equals("id"))
-                  || (table.equals("usage_candidates") && col.equals("message_rowid"))) {
+              if (VOLATILE_COLUMNS.contains(col) || SURROGATE_COLUMNS.contains(table + "." + col)) {
                 continue;
               }
               // BLOBs (packed record fields) as hex: their bytes are not text.

@@ -43,19 +43,10 @@ public final class HistoryBench {
     Path corpus = Path.of(args[0]);
     Path work = Files.createDirectories(Path.of(args[1]));
     Path db = work.resolve("history.db");
-    for (String suffix : new String[] {"", "-wal", "-shm"}) {
-      Files.deleteIfExists(Path.of(db + suffix));
-    }
     Map<String, Object> out = new java.util.LinkedHashMap<>();
-    List<Importer.Root> roots = List.of(new Importer.Root(Provider.CLAUDE, corpus.resolve("claude/projects")),
-        new Importer.Root(Provider.CODEX, corpus.resolve("codex/sessions")));
-
-    long t0 = System.nanoTime();
-    ImportReport report;
-    try (TranscriptHistory h = TranscriptHistory.open(db)) {
-      report = h.importFrom(roots, ImportListener.NONE);
-    }
-    double importSec = (System.nanoTime() - t0) / 1e9;
+    ImportOnly.Run run = ImportOnly.coldImport(corpus, db);
+    ImportReport report = run.report();
+    double importSec = run.seconds();
     out.put("import_bytes", report.bytesRead());
     out.put("import_seconds", importSec);
     out.put("import_mb_per_s", report.bytesRead() / 1e6 / importSec);

@@ -530,7 +530,7 @@ public final class TranscriptStore implements AutoCloseable {
   public void forEachUsageResponse(String sessionId, boolean times, String fromDay, String toDay,
       Consumer<UsageResponse> sink) {
     String where = " WHERE c.winner = 1"
-        + (sessionId == null ? "" : " AND c.message_rowid IN (SELECT rowid FROM messages WHERE session_id = ?)")
+        + (sessionId == null ? "" : " AND c." + UsageLedger.OF_SESSION)
         + (fromDay == null ? "" : " AND c.day >= ?") + (toDay == null ? "" : " AND c.day <= ?");
     // The whole history is read in table order and its sessions' fields are taken from a map: a
     // join with sessions and a sort by session cost twice the scan itself on a 1 GB history (and

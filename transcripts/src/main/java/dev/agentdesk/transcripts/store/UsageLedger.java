@@ -87,13 +87,11 @@ final class UsageLedger {
    * ({@link #keyHash}) instead of by two text indexes (ADR 0045): the rows are appended in the
    * messages' order and the one index is of integers. On the 1 GB corpus of {@code ./bench history}
    * the candidates took 225 MB of the 1,149 MB database and ~6 s of the import's writer thread.
-   * The version that adds it fills the ledger anew from the stored messages ({@link #rebuild}): the
-   * hash is computed in Java, and so are the winners.
+   * The version that adds it fills the ledger anew from the stored messages ({@link #rebuild}, which
+   * empties the totals and hour sums first): the hash is computed in Java, and so are the winners.
    */
   static final String BY_MESSAGE = """
       DROP TABLE usage_candidates;
-      DELETE FROM usage_totals;
-      DELETE FROM usage_hours;
       CREATE TABLE usage_candidates (
         message_rowid INTEGER PRIMARY KEY,
         session_id TEXT NOT NULL,
@@ -200,7 +198,7 @@ final class UsageLedger {
   private static final String COLS = "session_id, uuid, response_key, ordinal, day, model, input_tokens,"
       + " output_tokens, cache_read_tokens, cache_write_tokens, cache_write_1h_tokens, at_ms, message_rowid";
   /** The stored candidates of one session: by their messages (the candidates have no session index). */
-  private static final String OF_SESSION = "message_rowid IN (SELECT rowid FROM messages WHERE session_id = ?)";
+  static final String OF_SESSION = "message_rowid IN (SELECT rowid FROM messages WHERE session_id = ?)";
   private static final int IN_CHUNK = 400;
 
   /** A message's claim on its response's usage; {@code rowid}: its message's. */
